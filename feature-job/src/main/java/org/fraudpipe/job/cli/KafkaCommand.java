@@ -1,0 +1,234 @@
+package org.fraudpipe.job.cli;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Properties;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.Callable;
+import java.util.concurrent.TimeUnit;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.fraudpipe.job.kafka.TopicProvisioner;
+import org.fraudpipe.job.local.BrokerRuntime;
+import org.fraudpipe.job.local.BrokerState;
+import org.fraudpipe.job.local.LocalKafkaBroker;
+import org.fraudpipe.schemas.TopicNames;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+
+/** {@code ./fraud kafka start|stop|status}: the local Kafka broker as a background service. */
+@Command(
+        name = "kafka",
+        mixinStandardHelpOptions = true,
+        description = {
+            "Runs a real Apache Kafka broker (KRaft, one node, localhost only) as a background JVM from"
+                    + " Maven Central jars, and creates the project's topics.",
+            "State, log segments and the broker log live in the data directory."
+        },
+        subcommands = {
+            KafkaCommand.Start.class,
+            KafkaCommand.Stop.class,
+            KafkaCommand.Status.class
+        })
+public final class KafkaCommand implements Runnable {
+
+    @picocli.CommandLine.Spec picocli.CommandLine.Model.CommandSpec spec;
+
+    @Override
+    public void run() {
+        spec.commandLine().usage(System.out);
+    }
+
+    /** The data directory option shared by the subcommands. */
+    static final class DataDir {
+        @Option(
+                names = "--data-dir",
+                paramLabel = "DIR",
+                description =
+                        "Broker data directory (default: .fraud/kafka under the project root).")
+        Path dataDir;
+
+        Path resolve() {
+            if (dataDir != null) {
+                return dataDir.toAbsolutePath();
+            }
+            String home = System.getProperty("fraud.home", ".");
+            return Path.of(home, ".fraud", "kafka").toAbsolutePath().normalize();
+        }
+    }
+
+    @Command(
+            name = "start",
+            mixinStandardHelpOptions = true,
+            description =
+                    "Starts the broker in the background, waits until it answers and creates the"
+                            + " topics (features and scores compacted). Prints its bootstrap address.")
+    static final class Start implements Callable<Integer> {
+        @Mixin DataDir dataDir;
+
+        @Option(
+                names = "--port",
+                defaultValue = "9092",
+                description =
+                        "Client listener port on localhost; 0 picks a free one (default: ${DEFAULT-VALUE}).")
+        int port;
+
+        @Option(
+                names = "--controller-port",
+                defaultValue = "9093",
+                description =
+                        "KRaft controller port on localhost; 0 picks a free one (default: ${DEFAULT-VALUE}).")
+        int controllerPort;
+
+        @Option(
+                names = "--partitions",
+                defaultValue = "3",
+                description =
+                        "Partitions of each project topic created (default: ${DEFAULT-VALUE}).")
+        int partitions;
+
+        @Option(
+                names = "--timeout",
+                defaultValue = "90s",
+                converter = DurationConverter.class,
+                description =
+                        "How long to wait for the broker to answer (default: ${DEFAULT-VALUE}).")
+        Duration timeout;
+
+        @Option(
+                names = "--max-heap",
+                defaultValue = "512m",
+                description = "The broker JVM's -Xmx (default: ${DEFAULT-VALUE}).")
+        String maxHeap;
+
+        @Override
+        public Integer call() {
+            if (partitions < 1) {
+                throw new IllegalArgumentException(
+                        "--partitions must be at least 1, was " + partitions);
+            }
+            Path dir = dataDir.resolve();
+            Optional<BrokerState> running = LocalKafkaBroker.running(dir);
+            if (running.isPresent()) {
+                System.out.printf(
+                        "Kafka broker already running: %s (pid %d), data dir %s%n",
+                        running.get().bootstrapServers(), running.get().pid(), dir);
+                return 0;
+            }
+            LocalKafkaBroker broker =
+                    LocalKafkaBroker.start(
+                            new LocalKafkaBroker.Settings(
+                                    dir, port, controllerPort, false, timeout, maxHeap),
+                            BrokerRuntime.fromSystemProperty());
+            List<String> created;
+            try (Admin admin = admin(broker.bootstrapServers())) {
+                created =
+                        new TopicProvisioner(admin)
+                                .ensureTopics(TopicNames.defaults(), partitions, (short) 1);
+            } catch (RuntimeException e) {
+                broker.close();
+                throw e;
+            }
+            System.out.printf(
+                    "Kafka broker running: %s (pid %d)%n  data dir %s%n  log      %s%n  topics"
+                            + " created: %s%nStop it with: ./fraud kafka stop%n",
+                    broker.bootstrapServers(),
+                    broker.pid(),
+                    dir,
+                    dir.resolve(LocalKafkaBroker.LOG_FILE),
+                    created.isEmpty() ? "none (all existed)" : String.join(", ", created));
+            return 0;
+        }
+    }
+
+    @Command(
+            name = "stop",
+            mixinStandardHelpOptions = true,
+            description =
+                    "Stops the broker (controlled shutdown; killed if it takes longer than the"
+                            + " grace period). Data is kept for the next start.")
+    static final class Stop implements Callable<Integer> {
+        @Mixin DataDir dataDir;
+
+        @Option(
+                names = "--grace",
+                defaultValue = "30s",
+                converter = DurationConverter.class,
+                description = "Time allowed for a clean shutdown (default: ${DEFAULT-VALUE}).")
+        Duration grace;
+
+        @Override
+        public Integer call() {
+            Path dir = dataDir.resolve();
+            Optional<BrokerState> state = LocalKafkaBroker.running(dir);
+            if (LocalKafkaBroker.stop(dir, grace)) {
+                System.out.printf(
+                        "Kafka broker stopped (pid %d)%n", state.map(BrokerState::pid).orElse(-1L));
+            } else {
+                System.out.printf("No Kafka broker running from %s%n", dir);
+            }
+            return 0;
+        }
+    }
+
+    @Command(
+            name = "status",
+            mixinStandardHelpOptions = true,
+            description =
+                    "Says whether the broker runs and answers, and lists its topics. Exit code 0 if"
+                            + " it runs and answers, 1 if not.")
+    static final class Status implements Callable<Integer> {
+        @Mixin DataDir dataDir;
+
+        @Override
+        public Integer call() {
+            Path dir = dataDir.resolve();
+            Optional<BrokerState> state = LocalKafkaBroker.running(dir);
+            if (state.isEmpty()) {
+                System.out.printf("Kafka broker: not running (data dir %s)%n", dir);
+                return 1;
+            }
+            BrokerState s = state.get();
+            System.out.printf(
+                    "Kafka broker: running, %s (pid %d), up %s%n  data dir %s%n",
+                    s.bootstrapServers(),
+                    s.pid(),
+                    humanDuration(Duration.between(s.startedAt(), Instant.now())),
+                    dir);
+            try (Admin admin = admin(s.bootstrapServers())) {
+                Set<String> topics =
+                        new TreeSet<>(admin.listTopics().names().get(10, TimeUnit.SECONDS));
+                System.out.printf("  topics   %s%n", String.join(", ", topics));
+                return 0;
+            } catch (Exception e) {
+                System.out.printf(
+                        "  but it does not answer: %s%n  see %s%n",
+                        e, dir.resolve(LocalKafkaBroker.LOG_FILE));
+                return 1;
+            }
+        }
+    }
+
+    static String humanDuration(Duration d) {
+        long s = d.toSeconds();
+        return s >= 3600
+                ? String.format("%dh%02dm", s / 3600, (s % 3600) / 60)
+                : s >= 60 ? String.format("%dm%02ds", s / 60, s % 60) : s + "s";
+    }
+
+    static Admin admin(String bootstrap) {
+        Properties props = new Properties();
+        props.putAll(
+                Map.of(
+                        AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap,
+                        AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, "10000",
+                        AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, "10000"));
+        return Admin.create(props);
+    }
+}

@@ -1,0 +1,127 @@
+package org.fraudpipe.schemas;
+
+import java.util.Map;
+import org.apache.avro.specific.SpecificRecord;
+import org.fraudpipe.schemas.avro.DeadLetter;
+import org.fraudpipe.schemas.avro.FeatureRecord;
+import org.fraudpipe.schemas.avro.LateRecord;
+import org.fraudpipe.schemas.avro.ScoreRecord;
+import org.fraudpipe.schemas.avro.Transaction;
+import org.fraudpipe.schemas.avro.WindowKey;
+
+/**
+ * The one registry of the product's Kafka topics: default name, what the key and value are, and how
+ * the topic is created. No topic-name literal appears anywhere else in the code base; a deployment
+ * may rename a topic through configuration, never its contract.
+ *
+ * <p>Keys are either the plain UTF-8 {@code userId} (so the broker's default partitioner co-locates
+ * a user's records) or a Confluent-framed Avro {@link WindowKey} (the upsert key of the compacted
+ * topics). Values are always Confluent-framed Avro, with the subject {@code <topic>-value}
+ * (Confluent's TopicNameStrategy).
+ */
+public enum Topic {
+    /** Input: card transactions, keyed by userId. */
+    TRANSACTIONS("transactions", KeyFormat.USER_ID, Transaction.class, CleanupPolicy.DELETE),
+    /** Output: every pane of every window's features, upserted by (userId, windowStart). */
+    FEATURES("features", KeyFormat.WINDOW_KEY, FeatureRecord.class, CleanupPolicy.COMPACT),
+    /** Output: every pane's score, upserted by (userId, windowStart). */
+    SCORES("scores", KeyFormat.WINDOW_KEY, ScoreRecord.class, CleanupPolicy.COMPACT),
+    /**
+     * Output: valid transactions that missed their window (too late, future-dated), keyed by
+     * userId.
+     */
+    LATE("transactions-late", KeyFormat.USER_ID, LateRecord.class, CleanupPolicy.DELETE),
+    /**
+     * Output: records that could not be read or failed validation, keyed by
+     * "topic-partition@offset".
+     */
+    DEAD_LETTERS(
+            "transactions-dead-letters",
+            KeyFormat.SOURCE_POSITION,
+            DeadLetter.class,
+            CleanupPolicy.DELETE);
+
+    /** How a topic's record key is encoded. */
+    public enum KeyFormat {
+        /** UTF-8 bytes of the userId. */
+        USER_ID,
+        /** Confluent-framed Avro {@link WindowKey}, subject {@code <topic>-key}. */
+        WINDOW_KEY,
+        /** UTF-8 bytes of {@code <topic>-<partition>@<offset>} of the record it describes. */
+        SOURCE_POSITION
+    }
+
+    /** Kafka's {@code cleanup.policy}. */
+    public enum CleanupPolicy {
+        DELETE("delete"),
+        COMPACT("compact");
+
+        private final String configValue;
+
+        CleanupPolicy(String configValue) {
+            this.configValue = configValue;
+        }
+
+        public String configValue() {
+            return configValue;
+        }
+    }
+
+    private final String defaultName;
+    private final KeyFormat keyFormat;
+    private final Class<? extends SpecificRecord> valueClass;
+    private final CleanupPolicy cleanupPolicy;
+
+    Topic(
+            String defaultName,
+            KeyFormat keyFormat,
+            Class<? extends SpecificRecord> valueClass,
+            CleanupPolicy cleanupPolicy) {
+        this.defaultName = defaultName;
+        this.keyFormat = keyFormat;
+        this.valueClass = valueClass;
+        this.cleanupPolicy = cleanupPolicy;
+    }
+
+    public String defaultName() {
+        return defaultName;
+    }
+
+    public KeyFormat keyFormat() {
+        return keyFormat;
+    }
+
+    public Class<? extends SpecificRecord> valueClass() {
+        return valueClass;
+    }
+
+    public CleanupPolicy cleanupPolicy() {
+        return cleanupPolicy;
+    }
+
+    /**
+     * Confluent TopicNameStrategy subject of the value schema for a topic named {@code topicName}.
+     */
+    public static String valueSubject(String topicName) {
+        return topicName + "-value";
+    }
+
+    /**
+     * Confluent TopicNameStrategy subject of the key schema for a topic named {@code topicName}.
+     */
+    public static String keySubject(String topicName) {
+        return topicName + "-key";
+    }
+
+    /**
+     * Topic-level configuration to create the topic with. Compacted topics keep every key's latest
+     * value forever; the others are retained for seven days by default (the parity checker reads
+     * them nightly).
+     */
+    public Map<String, String> topicConfig() {
+        return switch (cleanupPolicy) {
+            case COMPACT -> Map.of("cleanup.policy", "compact", "min.compaction.lag.ms", "3600000");
+            case DELETE -> Map.of("cleanup.policy", "delete", "retention.ms", "604800000");
+        };
+    }
+}
