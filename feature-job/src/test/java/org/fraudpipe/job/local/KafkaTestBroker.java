@@ -1,0 +1,103 @@
+package org.fraudpipe.job.local;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.fraudpipe.job.kafka.TopicProvisioner;
+import org.fraudpipe.schemas.TopicNames;
+import org.junit.jupiter.api.extension.AfterAllCallback;
+import org.junit.jupiter.api.extension.BeforeAllCallback;
+import org.junit.jupiter.api.extension.ExtensionContext;
+
+/**
+ * A real local Kafka broker for one test class ({@code @RegisterExtension static}), with the
+ * project's topics created, plus small helpers to read what a test produced. The broker JVM is tied
+ * to the test JVM, so it never outlives the build.
+ */
+public final class KafkaTestBroker implements BeforeAllCallback, AfterAllCallback {
+
+    private final int partitions;
+    private LocalKafkaBroker broker;
+    private Path dataDir;
+
+    public KafkaTestBroker(int partitions) {
+        this.partitions = partitions;
+    }
+
+    @Override
+    public void beforeAll(ExtensionContext context) throws Exception {
+        dataDir = Files.createTempDirectory("kafka-it-");
+        broker =
+                LocalKafkaBroker.start(
+                        LocalKafkaBroker.Settings.forTests(dataDir),
+                        BrokerRuntime.fromSystemProperty());
+        try (Admin admin = admin()) {
+            new TopicProvisioner(admin).ensureTopics(TopicNames.defaults(), partitions, (short) 1);
+        }
+    }
+
+    @Override
+    public void afterAll(ExtensionContext context) {
+        if (broker != null) {
+            broker.close();
+        }
+    }
+
+    public String bootstrapServers() {
+        return broker.bootstrapServers();
+    }
+
+    public Admin admin() {
+        Properties p = new Properties();
+        p.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers());
+        return Admin.create(p);
+    }
+
+    /**
+     * Reads {@code topic} from the beginning with {@code read_committed} until {@code expected}
+     * records were read or {@code timeout} passed, and returns what was read (the caller asserts
+     * the count).
+     */
+    public List<ConsumerRecord<byte[], byte[]>> readCommitted(
+            String topic, int expected, Duration timeout) {
+        List<ConsumerRecord<byte[], byte[]>> records = new ArrayList<>();
+        try (KafkaConsumer<byte[], byte[]> consumer =
+                new KafkaConsumer<>(
+                        Map.of(
+                                ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG,
+                                bootstrapServers(),
+                                ConsumerConfig.ISOLATION_LEVEL_CONFIG,
+                                "read_committed",
+                                ConsumerConfig.AUTO_OFFSET_RESET_CONFIG,
+                                "earliest",
+                                ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG,
+                                "false"),
+                        new ByteArrayDeserializer(),
+                        new ByteArrayDeserializer())) {
+            List<org.apache.kafka.common.TopicPartition> partitionsOf = new ArrayList<>();
+            consumer.partitionsFor(topic)
+                    .forEach(
+                            info ->
+                                    partitionsOf.add(
+                                            new org.apache.kafka.common.TopicPartition(
+                                                    topic, info.partition())));
+            consumer.assign(partitionsOf);
+            consumer.seekToBeginning(partitionsOf);
+            long deadline = System.nanoTime() + timeout.toNanos();
+            while (records.size() < expected && System.nanoTime() < deadline) {
+                consumer.poll(Duration.ofMillis(200)).forEach(records::add);
+            }
+        }
+        return records;
+    }
+}
