@@ -1,0 +1,16 @@
+package org.fraudpipe.job.topology;
+
+/** Readable operator names of the feature job (web UI, logs, metric scopes). */
+public final class OperatorNames {
+
+    public static final String KAFKA_SOURCE = "Kafka transactions";
+    public static final String REPLAY_SOURCE = "Replay transactions";
+    public static final String INGEST_ROUTER = "Ingest router";
+    public static final String FEATURE_WINDOW = "Feature window";
+    public static final String TOO_LATE_RECORDS = "Too-late records";
+    public static final String FEATURES_SINK = "Features to Kafka";
+    public static final String LATE_SINK = "Late records to Kafka";
+    public static final String DEAD_LETTERS_SINK = "Dead letters to Kafka";
+
+    private OperatorNames() {}
+}

@@ -1,0 +1,33 @@
+package org.fraudpipe.job.topology;
+
+/**
+ * Stable operator uids of the feature job, all of them, in one place. They name the operators'
+ * state in savepoints and checkpoints: changing one orphans that state (a restore then needs {@code
+ * --allowNonRestoredState}, and e.g. the windows start empty or the Kafka source forgets its
+ * offsets). Never change or reuse a value; add new ones.
+ */
+public final class Uids {
+
+    /** Kafka source: partition offsets and watermark state. */
+    public static final String KAFKA_SOURCE = "kafka-transactions-source";
+
+    /** Replay file source: split and position. */
+    public static final String REPLAY_SOURCE = "replay-transactions-source";
+
+    /** Routes ingested records to their fate (stateless; uid kept stable anyway). */
+    public static final String INGEST_ROUTER = "ingest-router";
+
+    /** The keyed tumbling window: accumulators, pane state, timers. */
+    public static final String FEATURE_WINDOW = "feature-window";
+
+    /** Too-late transactions to {@code LateRecord} (stateless). */
+    public static final String TOO_LATE_RECORDS = "too-late-records";
+
+    /** Exactly-once Kafka sinks: their pending transactions live in checkpoints. */
+    public static final String FEATURES_SINK = "features-sink";
+
+    public static final String LATE_SINK = "late-sink";
+    public static final String DEAD_LETTERS_SINK = "dead-letters-sink";
+
+    private Uids() {}
+}
