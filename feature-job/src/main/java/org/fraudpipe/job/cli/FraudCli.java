@@ -14,7 +14,7 @@ import picocli.CommandLine.Command;
         versionProvider = FraudCli.Version.class,
         description =
                 "Real-time fraud feature pipeline: local runtime, simulator and streaming job.",
-        subcommands = {KafkaCommand.class})
+        subcommands = {KafkaCommand.class, SimulateCommand.class})
 public final class FraudCli implements Runnable {
 
     @CommandLine.Spec CommandLine.Model.CommandSpec spec;
@@ -27,7 +27,10 @@ public final class FraudCli implements Runnable {
      * The configured command line; tests execute commands through it exactly as the launcher does.
      */
     public static CommandLine commandLine() {
-        return new CommandLine(new FraudCli()).setCaseInsensitiveEnumValuesAllowed(true);
+        CommandLine cl = new CommandLine(new FraudCli());
+        // The job's options are generated from JobOption, so its command is built, not annotated.
+        cl.addSubcommand("job", JobCommand.commandLine());
+        return cl.setCaseInsensitiveEnumValuesAllowed(true);
     }
 
     @Override

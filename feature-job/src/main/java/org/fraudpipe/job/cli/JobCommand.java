@@ -1,0 +1,57 @@
+package org.fraudpipe.job.cli;
+
+import java.util.concurrent.Callable;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.fraudpipe.job.config.JobConfig;
+import org.fraudpipe.job.kafka.KafkaIO;
+import org.fraudpipe.job.kafka.StartupChecks;
+import org.fraudpipe.job.topology.FeatureJobTopology;
+import org.fraudpipe.job.topology.JobEnvironment;
+import org.fraudpipe.job.window.FeatureWindowSpec;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+
+/**
+ * {@code ./fraud job}: the streaming feature job against Kafka. Run from {@code ./fraud} it
+ * executes in a local MiniCluster; submitted with {@code flink run} (main class {@link
+ * org.fraudpipe.job.FeatureJob}) it runs on the cluster. The options (generated from {@link
+ * org.fraudpipe.job.config.JobOption}) are the same in both cases.
+ */
+@Command(
+        name = "job",
+        mixinStandardHelpOptions = true,
+        description = {
+            "Runs the streaming feature job: Kafka transactions -> event-time windows with allowed"
+                    + " lateness -> features (upsert, exactly-once), late records and dead letters.",
+            "Checks at start-up that Kafka, the topics and the schema registry are there."
+        })
+public final class JobCommand implements Callable<Integer> {
+
+    public static final String JOB_NAME = "fraudpipe feature job";
+
+    @CommandLine.Spec CommandLine.Model.CommandSpec spec;
+
+    /**
+     * A command line with the job's options, for {@code ./fraud job} and the cluster entry point.
+     */
+    public static CommandLine commandLine() {
+        CommandLine cl = new CommandLine(new JobCommand());
+        JobOptions.addTo(cl.getCommandSpec());
+        return cl;
+    }
+
+    @Override
+    public Integer call() throws Exception {
+        JobConfig config = JobOptions.read(spec.commandLine().getParseResult());
+        StartupChecks.verify(config);
+        StreamExecutionEnvironment env = JobEnvironment.create(config);
+        FeatureJobTopology.build(
+                env,
+                KafkaIO.source(config),
+                new FeatureWindowSpec(config.windowSize(), config.allowedLateness()),
+                KafkaIO.sinks(config));
+        System.out.println("Starting " + JOB_NAME + " with " + config.asMap());
+        env.execute(JOB_NAME);
+        return 0;
+    }
+}

@@ -1,0 +1,104 @@
+package org.fraudpipe.job.cli;
+
+import java.io.IOException;
+import java.io.Reader;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Properties;
+import org.fraudpipe.job.config.JobConfig;
+import org.fraudpipe.job.config.JobOption;
+import org.fraudpipe.schemas.Topic;
+import org.fraudpipe.schemas.TopicNames;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Model.OptionSpec;
+import picocli.CommandLine.ParseResult;
+
+/**
+ * Puts every {@link JobOption} (and every {@code --topic.<name>}) on a command, with its default
+ * and description, so {@code --help} is generated from the one list; and reads them back into a
+ * {@link JobConfig}. Values come from, in increasing precedence: defaults, {@code --config FILE} (a
+ * properties file with the same names, without dashes), the command line.
+ */
+final class JobOptions {
+
+    static final String CONFIG_FILE = "--config";
+
+    private JobOptions() {}
+
+    /** Adds the job's options to {@code spec}. */
+    static void addTo(CommandSpec spec) {
+        spec.addOption(
+                OptionSpec.builder(CONFIG_FILE)
+                        .paramLabel("FILE")
+                        .type(Path.class)
+                        .description(
+                                "Properties file with job options (names without the leading"
+                                        + " dashes); command-line options override it.")
+                        .build());
+        for (JobOption option : JobOption.values()) {
+            spec.addOption(
+                    OptionSpec.builder(option.flag())
+                            .paramLabel("VALUE")
+                            .type(String.class)
+                            .description(
+                                    option.description()
+                                            + " (default: "
+                                            + option.defaultValue()
+                                            + ")")
+                            .build());
+        }
+        for (Topic topic : Topic.values()) {
+            spec.addOption(
+                    OptionSpec.builder("--" + TopicNames.optionName(topic))
+                            .paramLabel("NAME")
+                            .type(String.class)
+                            .description(
+                                    "Name of the "
+                                            + topic.name().toLowerCase(java.util.Locale.ROOT)
+                                            + " topic (default: "
+                                            + topic.defaultName()
+                                            + ").")
+                            .build());
+        }
+    }
+
+    /** The validated configuration given on the command line (and in {@code --config}). */
+    static JobConfig read(ParseResult parsed) {
+        Map<String, String> values = new LinkedHashMap<>();
+        Path file = parsed.matchedOptionValue(CONFIG_FILE, null);
+        if (file != null) {
+            values.putAll(readProperties(file));
+        }
+        for (OptionSpec option : parsed.matchedOptions()) {
+            if (!option.longestName().equals(CONFIG_FILE) && isJobOption(option.longestName())) {
+                values.put(option.longestName().substring(2), option.getValue());
+            }
+        }
+        return JobConfig.of(values);
+    }
+
+    private static boolean isJobOption(String name) {
+        for (JobOption o : JobOption.values()) {
+            if (o.flag().equals(name)) {
+                return true;
+            }
+        }
+        return name.startsWith("--topic.");
+    }
+
+    private static Map<String, String> readProperties(Path file) {
+        Properties p = new Properties();
+        try (Reader r = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
+            p.load(r);
+        } catch (IOException e) {
+            throw new UncheckedIOException(CONFIG_FILE + " " + file + " cannot be read: " + e, e);
+        }
+        Map<String, String> values = new LinkedHashMap<>();
+        p.stringPropertyNames().forEach(k -> values.put(k, p.getProperty(k)));
+        return values;
+    }
+}

@@ -1,0 +1,321 @@
+package org.fraudpipe.job.config;
+
+import java.net.URI;
+import java.time.Duration;
+import java.util.EnumMap;
+import java.util.LinkedHashMap;
+import java.util.Locale;
+import java.util.Map;
+import java.util.TreeSet;
+import org.fraudpipe.schemas.Topic;
+import org.fraudpipe.schemas.TopicNames;
+
+/**
+ * The streaming job's typed, validated configuration. Built from raw {@code name -> value} pairs
+ * (the command line's {@code --name value}, or a properties file for a cluster run); every {@link
+ * JobOption} not given takes its default, topics may be renamed with {@code topic.<name>} keys.
+ *
+ * <p>Invariant: an instance exists only if every value parsed and every cross-option rule holds;
+ * each failure names the option and says what would be accepted. Immutable.
+ */
+public final class JobConfig {
+
+    /** The state backends the job supports. */
+    public enum StateBackend {
+        ROCKSDB,
+        HASHMAP
+    }
+
+    /** Where a job without a checkpoint or savepoint starts reading. */
+    public enum StartingOffsets {
+        COMMITTED_OR_EARLIEST,
+        EARLIEST,
+        LATEST
+    }
+
+    /**
+     * Allowance for a restart in the transaction-timeout rule: a transaction opened just after a
+     * checkpoint must survive the next checkpoint interval, the checkpoint itself and a restart of
+     * the job before it is committed, or Kafka aborts it and the output is lost.
+     */
+    static final Duration RESTART_ALLOWANCE = Duration.ofMinutes(1);
+
+    private final Map<JobOption, String> raw;
+    private final TopicNames topics;
+
+    private JobConfig(Map<JobOption, String> raw, TopicNames topics) {
+        this.raw = raw;
+        this.topics = topics;
+    }
+
+    /** The defaults of every option. */
+    public static JobConfig defaults() {
+        return of(Map.of());
+    }
+
+    /**
+     * Parses and validates {@code values}.
+     *
+     * @param values option name (without dashes) or {@code topic.<name>} to value
+     * @throws IllegalArgumentException naming the first bad option
+     */
+    public static JobConfig of(Map<String, String> values) {
+        Map<String, JobOption> byKey = new LinkedHashMap<>();
+        for (JobOption option : JobOption.values()) {
+            byKey.put(option.key(), option);
+        }
+        Map<String, Topic> topicByKey = new LinkedHashMap<>();
+        for (Topic topic : Topic.values()) {
+            topicByKey.put(TopicNames.optionName(topic), topic);
+        }
+        Map<JobOption, String> raw = new EnumMap<>(JobOption.class);
+        Map<Topic, String> topicOverrides = new EnumMap<>(Topic.class);
+        for (Map.Entry<String, String> e : values.entrySet()) {
+            String key = e.getKey().startsWith("--") ? e.getKey().substring(2) : e.getKey();
+            if (byKey.containsKey(key)) {
+                raw.put(byKey.get(key), e.getValue().trim());
+            } else if (topicByKey.containsKey(key)) {
+                topicOverrides.put(topicByKey.get(key), e.getValue().trim());
+            } else {
+                TreeSet<String> known = new TreeSet<>(byKey.keySet());
+                known.addAll(topicByKey.keySet());
+                throw new IllegalArgumentException(
+                        "unknown job option '" + key + "'; known options: " + known);
+            }
+        }
+        for (JobOption option : JobOption.values()) {
+            raw.putIfAbsent(option, option.defaultValue());
+        }
+        JobConfig config = new JobConfig(raw, TopicNames.withOverrides(topicOverrides));
+        config.validate();
+        return config;
+    }
+
+    private void validate() {
+        requirePositive(JobOption.WINDOW_SIZE, windowSize());
+        requireNonNegative(JobOption.OUT_OF_ORDERNESS, outOfOrderness());
+        requirePositive(JobOption.IDLENESS, idleness());
+        requireNonNegative(JobOption.ALLOWED_LATENESS, allowedLateness());
+        requireNonNegative(JobOption.FUTURE_TOLERANCE, futureTolerance());
+        requirePositive(JobOption.CHECKPOINT_INTERVAL, checkpointInterval());
+        stateBackend();
+        startingOffsets();
+        checkpointDir();
+        schemaRegistryUrl();
+        int maxParallelism = positiveInt(JobOption.MAX_PARALLELISM);
+        if (maxParallelism > 32768) {
+            throw bad(JobOption.MAX_PARALLELISM, "must be at most 32768");
+        }
+        int parallelism = positiveInt(JobOption.PARALLELISM);
+        if (parallelism > maxParallelism) {
+            throw bad(
+                    JobOption.PARALLELISM,
+                    "must not exceed "
+                            + JobOption.MAX_PARALLELISM.flag()
+                            + " ("
+                            + maxParallelism
+                            + ")");
+        }
+        for (JobOption o :
+                new JobOption[] {
+                    JobOption.BOOTSTRAP_SERVERS,
+                    JobOption.GROUP_ID,
+                    JobOption.TRANSACTIONAL_ID_PREFIX
+                }) {
+            if (raw.get(o).isEmpty()) {
+                throw bad(o, "must not be empty");
+            }
+        }
+        Duration txTimeout = transactionTimeout();
+        Duration brokerMax = brokerTransactionMaxTimeout();
+        if (txTimeout.compareTo(brokerMax) > 0) {
+            throw bad(
+                    JobOption.TRANSACTION_TIMEOUT,
+                    "("
+                            + Durations.format(txTimeout)
+                            + ") exceeds the brokers' transaction.max.timeout.ms ("
+                            + Durations.format(brokerMax)
+                            + ", "
+                            + JobOption.BROKER_TRANSACTION_MAX_TIMEOUT.flag()
+                            + "): the sinks could not start. Lower it, or raise the brokers' limit"
+                            + " and say so with "
+                            + JobOption.BROKER_TRANSACTION_MAX_TIMEOUT.flag());
+        }
+        Duration needed = checkpointInterval().multipliedBy(2).plus(RESTART_ALLOWANCE);
+        if (txTimeout.compareTo(needed) < 0) {
+            throw bad(
+                    JobOption.TRANSACTION_TIMEOUT,
+                    "("
+                            + Durations.format(txTimeout)
+                            + ") is shorter than two checkpoint intervals plus a restart allowance of"
+                            + " "
+                            + Durations.format(RESTART_ALLOWANCE)
+                            + " ("
+                            + Durations.format(needed)
+                            + "): Kafka would abort transactions before the job commits them and"
+                            + " output would be lost. Raise it or lower "
+                            + JobOption.CHECKPOINT_INTERVAL.flag());
+        }
+    }
+
+    public Duration windowSize() {
+        return duration(JobOption.WINDOW_SIZE);
+    }
+
+    public Duration outOfOrderness() {
+        return duration(JobOption.OUT_OF_ORDERNESS);
+    }
+
+    public Duration idleness() {
+        return duration(JobOption.IDLENESS);
+    }
+
+    public Duration allowedLateness() {
+        return duration(JobOption.ALLOWED_LATENESS);
+    }
+
+    public Duration futureTolerance() {
+        return duration(JobOption.FUTURE_TOLERANCE);
+    }
+
+    public StateBackend stateBackend() {
+        return enumValue(JobOption.STATE_BACKEND, StateBackend.class);
+    }
+
+    public Duration checkpointInterval() {
+        return duration(JobOption.CHECKPOINT_INTERVAL);
+    }
+
+    public URI checkpointDir() {
+        String v = raw.get(JobOption.CHECKPOINT_DIR);
+        try {
+            URI uri = URI.create(v);
+            if (uri.getScheme() == null) {
+                throw bad(
+                        JobOption.CHECKPOINT_DIR,
+                        "'" + v + "' has no scheme: write file:///path, s3://bucket/path, ...");
+            }
+            return uri;
+        } catch (IllegalArgumentException e) {
+            if (e.getMessage().startsWith(JobOption.CHECKPOINT_DIR.flag())) {
+                throw e;
+            }
+            throw bad(JobOption.CHECKPOINT_DIR, "'" + v + "' is not a URI: " + e.getMessage());
+        }
+    }
+
+    public int parallelism() {
+        return positiveInt(JobOption.PARALLELISM);
+    }
+
+    public int maxParallelism() {
+        return positiveInt(JobOption.MAX_PARALLELISM);
+    }
+
+    public String bootstrapServers() {
+        return raw.get(JobOption.BOOTSTRAP_SERVERS);
+    }
+
+    public String schemaRegistryUrl() {
+        String v = raw.get(JobOption.SCHEMA_REGISTRY_URL);
+        if (!(v.startsWith("mock://") || v.startsWith("http://") || v.startsWith("https://"))) {
+            throw bad(
+                    JobOption.SCHEMA_REGISTRY_URL,
+                    "'"
+                            + v
+                            + "' must be http(s)://host:port of a Confluent-compatible registry, or"
+                            + " mock://SCOPE");
+        }
+        return v;
+    }
+
+    public String groupId() {
+        return raw.get(JobOption.GROUP_ID);
+    }
+
+    public StartingOffsets startingOffsets() {
+        return enumValue(JobOption.STARTING_OFFSETS, StartingOffsets.class);
+    }
+
+    public String transactionalIdPrefix() {
+        return raw.get(JobOption.TRANSACTIONAL_ID_PREFIX);
+    }
+
+    public Duration transactionTimeout() {
+        return duration(JobOption.TRANSACTION_TIMEOUT);
+    }
+
+    public Duration brokerTransactionMaxTimeout() {
+        return duration(JobOption.BROKER_TRANSACTION_MAX_TIMEOUT);
+    }
+
+    public TopicNames topics() {
+        return topics;
+    }
+
+    /**
+     * The raw value of every option (defaults included), for logging the effective configuration.
+     */
+    public Map<String, String> asMap() {
+        Map<String, String> out = new LinkedHashMap<>();
+        raw.forEach((k, v) -> out.put(k.key(), v));
+        topics.asMap().forEach((t, n) -> out.put(TopicNames.optionName(t), n));
+        return out;
+    }
+
+    private Duration duration(JobOption option) {
+        try {
+            return Durations.parse(raw.get(option));
+        } catch (IllegalArgumentException e) {
+            throw bad(option, e.getMessage());
+        }
+    }
+
+    private int positiveInt(JobOption option) {
+        String v = raw.get(option);
+        try {
+            int n = Integer.parseInt(v);
+            if (n < 1) {
+                throw bad(option, "must be at least 1, was " + n);
+            }
+            return n;
+        } catch (NumberFormatException e) {
+            throw bad(option, "'" + v + "' is not a whole number");
+        }
+    }
+
+    private <E extends Enum<E>> E enumValue(JobOption option, Class<E> type) {
+        String v = raw.get(option);
+        try {
+            return Enum.valueOf(type, v.trim().toUpperCase(Locale.ROOT).replace('-', '_'));
+        } catch (IllegalArgumentException e) {
+            StringBuilder accepted = new StringBuilder();
+            for (E c : type.getEnumConstants()) {
+                accepted.append(accepted.length() == 0 ? "" : ", ")
+                        .append(c.name().toLowerCase(Locale.ROOT).replace('_', '-'));
+            }
+            throw bad(option, "'" + v + "' is not one of: " + accepted);
+        }
+    }
+
+    private static void requirePositive(JobOption option, Duration d) {
+        if (d.isZero() || d.isNegative()) {
+            throw bad(option, "must be positive, was " + Durations.format(d));
+        }
+    }
+
+    private static void requireNonNegative(JobOption option, Duration d) {
+        if (d.isNegative()) {
+            throw bad(option, "must not be negative");
+        }
+    }
+
+    private static IllegalArgumentException bad(JobOption option, String problem) {
+        return new IllegalArgumentException(option.flag() + " " + problem);
+    }
+
+    @Override
+    public String toString() {
+        return "JobConfig" + asMap();
+    }
+}

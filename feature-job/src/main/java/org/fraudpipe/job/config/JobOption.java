@@ -1,0 +1,103 @@
+package org.fraudpipe.job.config;
+
+/**
+ * Every option of the streaming job, in one place: its name (the same on the command line as {@code
+ * --NAME} and in a properties file as {@code NAME}), its default and its documentation. The CLI's
+ * {@code --help} and the README's configuration reference are generated from, or checked against,
+ * this list; {@link JobConfig} gives them types and validates them.
+ */
+public enum JobOption {
+    // Event time and windows
+    WINDOW_SIZE("window-size", "10m", "Tumbling event-time window size."),
+    OUT_OF_ORDERNESS(
+            "out-of-orderness",
+            "5s",
+            "Watermark bound: the watermark trails the largest event time seen by this much. Records"
+                    + " behind the watermark whose window is still open are still counted."),
+    IDLENESS(
+            "idleness",
+            "1m",
+            "A source partition without records for this long stops holding the watermark back."),
+    ALLOWED_LATENESS(
+            "allowed-lateness",
+            "2m",
+            "How long after its end a window still accepts records and re-fires a corrected result."
+                    + " Records later than that go to the late topic. State per user grows with"
+                    + " allowed-lateness / window-size + 1 live windows."),
+    FUTURE_TOLERANCE(
+            "future-tolerance",
+            "5m",
+            "Records whose event time is beyond processing time plus this are quarantined as"
+                    + " FUTURE_DATED before they can move the watermark."),
+
+    // State and checkpoints
+    STATE_BACKEND("state-backend", "rocksdb", "rocksdb (incremental checkpoints) or hashmap."),
+    CHECKPOINT_INTERVAL(
+            "checkpoint-interval",
+            "10s",
+            "Exactly-once checkpoint interval; Kafka output becomes visible to read_committed readers"
+                    + " at each checkpoint."),
+    CHECKPOINT_DIR(
+            "checkpoint-dir",
+            "file:///tmp/fraudpipe/checkpoints",
+            "Durable checkpoint directory (a URI: file://, s3://, hdfs://)."),
+    PARALLELISM("parallelism", "2", "Parallelism of the job's operators."),
+    MAX_PARALLELISM(
+            "max-parallelism",
+            "128",
+            "Key groups; fixed for the life of the job's state (savepoints depend on it)."),
+
+    // Kafka
+    BOOTSTRAP_SERVERS("bootstrap-servers", "localhost:9092", "Kafka bootstrap servers."),
+    SCHEMA_REGISTRY_URL(
+            "schema-registry-url",
+            "mock://fraudpipe",
+            "Confluent-compatible schema registry (http(s)://...), or mock://SCOPE for an"
+                    + " in-process registry shared by everything in one JVM."),
+    GROUP_ID("group-id", "fraudpipe-feature-job", "Kafka consumer group of the source."),
+    STARTING_OFFSETS(
+            "starting-offsets",
+            "committed-or-earliest",
+            "Where a job without a checkpoint starts: committed-or-earliest, earliest or latest."),
+    TRANSACTIONAL_ID_PREFIX(
+            "transactional-id-prefix",
+            "fraudpipe-feature-job",
+            "Prefix of the exactly-once sinks' Kafka transactional ids; unique per job on a cluster."),
+    TRANSACTION_TIMEOUT(
+            "transaction-timeout",
+            "10m",
+            "Kafka transaction.timeout.ms of the exactly-once sinks. Must not exceed the brokers'"
+                    + " transaction.max.timeout.ms and must outlast a checkpoint plus a restart."),
+    BROKER_TRANSACTION_MAX_TIMEOUT(
+            "broker-transaction-max-timeout",
+            "15m",
+            "The brokers' transaction.max.timeout.ms (Kafka's default is 15m); checked at start-up."),
+    ;
+
+    private final String key;
+    private final String defaultValue;
+    private final String description;
+
+    JobOption(String key, String defaultValue, String description) {
+        this.key = key;
+        this.defaultValue = defaultValue;
+        this.description = description;
+    }
+
+    /** The option's name: {@code --key} on the command line, {@code key} in a properties file. */
+    public String key() {
+        return key;
+    }
+
+    public String flag() {
+        return "--" + key;
+    }
+
+    public String defaultValue() {
+        return defaultValue;
+    }
+
+    public String description() {
+        return description;
+    }
+}

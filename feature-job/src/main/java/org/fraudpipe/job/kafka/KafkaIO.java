@@ -1,0 +1,149 @@
+package org.fraudpipe.job.kafka;
+
+import java.util.Properties;
+import org.apache.avro.specific.SpecificRecord;
+import org.apache.flink.connector.base.DeliveryGuarantee;
+import org.apache.flink.connector.kafka.sink.KafkaSink;
+import org.apache.flink.connector.kafka.source.KafkaSource;
+import org.apache.flink.connector.kafka.source.enumerator.initializer.OffsetsInitializer;
+import org.apache.flink.streaming.api.datastream.DataStream;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.OffsetResetStrategy;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.fraudpipe.job.config.JobConfig;
+import org.fraudpipe.job.ingest.IngestWatermarks;
+import org.fraudpipe.job.ingest.RecordIngestor;
+import org.fraudpipe.job.ingest.SourcePosition;
+import org.fraudpipe.job.topology.OperatorNames;
+import org.fraudpipe.job.topology.OutputSinks;
+import org.fraudpipe.job.topology.TransactionSource;
+import org.fraudpipe.job.topology.Uids;
+import org.fraudpipe.schemas.Topic;
+import org.fraudpipe.schemas.avro.DeadLetter;
+import org.fraudpipe.schemas.avro.FeatureRecord;
+import org.fraudpipe.schemas.avro.LateRecord;
+import org.fraudpipe.schemas.avro.WindowKey;
+
+/**
+ * The job's Kafka source and exactly-once sinks, from its {@link JobConfig}.
+ *
+ * <p>Exactly-once: every sink is transactional ({@link DeliveryGuarantee#EXACTLY_ONCE}), commits on
+ * checkpoints, has its own transactional-id prefix ({@code <transactional-id-prefix>-<topic>}) and
+ * an explicit {@code transaction.timeout.ms} (validated by {@link JobConfig} against the checkpoint
+ * interval and the brokers' maximum). The source reads with {@code isolation.level=read_committed}
+ * and commits offsets on checkpoints only for monitoring; its position lives in Flink's
+ * checkpoints.
+ */
+public final class KafkaIO {
+
+    private KafkaIO() {}
+
+    /** The transactions topic, decoded and classified, with per-partition watermarks. */
+    public static TransactionSource source(JobConfig config) {
+        String topicName = config.topics().name(Topic.TRANSACTIONS);
+        KafkaSource<org.fraudpipe.job.ingest.IngestedRecord> source =
+                KafkaSource.<org.fraudpipe.job.ingest.IngestedRecord>builder()
+                        .setBootstrapServers(config.bootstrapServers())
+                        .setTopics(topicName)
+                        .setGroupId(config.groupId())
+                        .setStartingOffsets(startingOffsets(config.startingOffsets()))
+                        .setDeserializer(
+                                new KafkaTransactionDeserializer(
+                                        config.schemaRegistryUrl(),
+                                        topicName,
+                                        new RecordIngestor(config.futureTolerance())))
+                        .setProperty(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed")
+                        .setProperty("commit.offsets.on.checkpoint", "true")
+                        .build();
+        return env ->
+                env.fromSource(
+                                source,
+                                IngestWatermarks.streaming(
+                                        config.outOfOrderness(), config.idleness()),
+                                OperatorNames.KAFKA_SOURCE)
+                        .uid(Uids.KAFKA_SOURCE);
+    }
+
+    /** The features, late and dead-letter topics, exactly-once. */
+    public static OutputSinks sinks(JobConfig config) {
+        return new OutputSinks() {
+            @Override
+            public void features(DataStream<FeatureRecord> features) {
+                features.sinkTo(
+                                sink(
+                                        config,
+                                        Topic.FEATURES,
+                                        FeatureRecord.class,
+                                        f -> new WindowKey(f.getUserId(), f.getWindowStart())))
+                        .uid(Uids.FEATURES_SINK)
+                        .name(OperatorNames.FEATURES_SINK);
+            }
+
+            @Override
+            public void late(DataStream<LateRecord> late) {
+                late.sinkTo(
+                                sink(
+                                        config,
+                                        Topic.LATE,
+                                        LateRecord.class,
+                                        l -> l.getTransaction().getUserId()))
+                        .uid(Uids.LATE_SINK)
+                        .name(OperatorNames.LATE_SINK);
+            }
+
+            @Override
+            public void deadLetters(DataStream<DeadLetter> deadLetters) {
+                deadLetters
+                        .sinkTo(
+                                sink(
+                                        config,
+                                        Topic.DEAD_LETTERS,
+                                        DeadLetter.class,
+                                        d ->
+                                                new SourcePosition(
+                                                                d.getSourceTopic(),
+                                                                d.getSourcePartition(),
+                                                                d.getSourceOffset(),
+                                                                null)
+                                                        .key()))
+                        .uid(Uids.DEAD_LETTERS_SINK)
+                        .name(OperatorNames.DEAD_LETTERS_SINK);
+            }
+        };
+    }
+
+    /** An exactly-once sink of one output topic. */
+    public static <T extends SpecificRecord> KafkaSink<T> sink(
+            JobConfig config,
+            Topic topic,
+            Class<T> valueClass,
+            OutputRecordSerializer.KeyOf<T> keyOf) {
+        String topicName = config.topics().name(topic);
+        Properties producer = new Properties();
+        producer.setProperty(
+                ProducerConfig.TRANSACTION_TIMEOUT_CONFIG,
+                Long.toString(config.transactionTimeout().toMillis()));
+        producer.setProperty(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, "true");
+        producer.setProperty(ProducerConfig.ACKS_CONFIG, "all");
+        producer.setProperty(ProducerConfig.LINGER_MS_CONFIG, "20");
+        producer.setProperty(ProducerConfig.COMPRESSION_TYPE_CONFIG, "lz4");
+        return KafkaSink.<T>builder()
+                .setBootstrapServers(config.bootstrapServers())
+                .setKafkaProducerConfig(producer)
+                .setRecordSerializer(
+                        new OutputRecordSerializer<>(
+                                topic, topicName, config.schemaRegistryUrl(), valueClass, keyOf))
+                .setDeliveryGuarantee(DeliveryGuarantee.EXACTLY_ONCE)
+                .setTransactionalIdPrefix(config.transactionalIdPrefix() + "-" + topicName)
+                .build();
+    }
+
+    static OffsetsInitializer startingOffsets(JobConfig.StartingOffsets startingOffsets) {
+        return switch (startingOffsets) {
+            case COMMITTED_OR_EARLIEST ->
+                    OffsetsInitializer.committedOffsets(OffsetResetStrategy.EARLIEST);
+            case EARLIEST -> OffsetsInitializer.earliest();
+            case LATEST -> OffsetsInitializer.latest();
+        };
+    }
+}

@@ -1,0 +1,74 @@
+package org.fraudpipe.job.kafka;
+
+import java.time.Instant;
+import org.apache.flink.api.common.serialization.DeserializationSchema;
+import org.apache.flink.api.common.typeinfo.TypeInformation;
+import org.apache.flink.connector.kafka.source.reader.deserializer.KafkaRecordDeserializationSchema;
+import org.apache.flink.util.Collector;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.common.record.TimestampType;
+import org.fraudpipe.job.ingest.IngestedRecord;
+import org.fraudpipe.job.ingest.RecordIngestor;
+import org.fraudpipe.job.ingest.SourcePosition;
+import org.fraudpipe.schemas.Topic;
+import org.fraudpipe.schemas.avro.Transaction;
+import org.fraudpipe.schemas.wire.ConfluentAvroCodec;
+import org.fraudpipe.schemas.wire.TopicSerdes;
+
+/**
+ * Reads the transactions topic: Confluent-framed Avro, decoded with writer/reader schema
+ * resolution, validated and classified by {@link RecordIngestor}. Emits exactly one {@link
+ * IngestedRecord} per Kafka record and never throws for bad data, so a poison pill can never
+ * restart-loop the job.
+ *
+ * <p>The arrival time ({@link IngestedRecord#receivedAt}) is the wall clock when the record is
+ * deserialized, i.e. processing time.
+ */
+public final class KafkaTransactionDeserializer
+        implements KafkaRecordDeserializationSchema<IngestedRecord> {
+
+    private static final long serialVersionUID = 1L;
+
+    private final String registryUrl;
+    private final String topicName;
+    private final RecordIngestor ingestor;
+    private transient ConfluentAvroCodec<Transaction> codec;
+
+    public KafkaTransactionDeserializer(
+            String registryUrl, String topicName, RecordIngestor ingestor) {
+        this.registryUrl = registryUrl;
+        this.topicName = topicName;
+        this.ingestor = ingestor;
+    }
+
+    @Override
+    public void open(DeserializationSchema.InitializationContext context) {
+        codec =
+                TopicSerdes.forRegistry(registryUrl)
+                        .valueCodec(Topic.TRANSACTIONS, topicName, Transaction.class);
+    }
+
+    @Override
+    public void deserialize(ConsumerRecord<byte[], byte[]> record, Collector<IngestedRecord> out) {
+        SourcePosition position =
+                new SourcePosition(
+                        record.topic(),
+                        record.partition(),
+                        record.offset(),
+                        record.timestampType() == TimestampType.NO_TIMESTAMP_TYPE
+                                ? null
+                                : Instant.ofEpochMilli(record.timestamp()));
+        out.collect(
+                ingestor.ingest(
+                        position,
+                        record.key(),
+                        record.value(),
+                        System.currentTimeMillis(),
+                        codec::decode));
+    }
+
+    @Override
+    public TypeInformation<IngestedRecord> getProducedType() {
+        return TypeInformation.of(IngestedRecord.class);
+    }
+}

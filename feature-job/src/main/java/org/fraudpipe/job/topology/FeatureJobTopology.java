@@ -1,0 +1,73 @@
+package org.fraudpipe.job.topology;
+
+import org.apache.flink.api.common.typeinfo.TypeInformation;
+import org.apache.flink.streaming.api.datastream.DataStream;
+import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.fraudpipe.job.ingest.IngestRouter;
+import org.fraudpipe.job.ingest.IngestedRecord;
+import org.fraudpipe.job.window.FeatureWindowSpec;
+import org.fraudpipe.job.window.FeatureWindows;
+import org.fraudpipe.job.window.WindowedFeatures;
+import org.fraudpipe.schemas.avro.DeadLetter;
+import org.fraudpipe.schemas.avro.FeatureRecord;
+import org.fraudpipe.schemas.avro.LateRecord;
+import org.fraudpipe.schemas.avro.Transaction;
+
+/**
+ * The one topology of the feature job, with its source and sinks injected: Kafka in production,
+ * files in a replay, test sources and sinks in tests. Nothing here knows where data comes from or
+ * goes to.
+ *
+ * <pre>
+ *   source (decode, validate, classify; timestamps + watermarks per partition)
+ *     -> ingest router ----------------------------------> dead letters
+ *          | \--------------------------------------------> late (FUTURE_DATED)
+ *          v
+ *     keyBy(userId) -> tumbling window + allowed lateness -> features (every pane)
+ *                          \-> too-late side output -------> late (TOO_LATE)
+ * </pre>
+ *
+ * <p>Scoring is the next stage on the features stream (issue #4): it takes {@link
+ * Streams#features()} and adds a scores sink; nothing else changes.
+ */
+public final class FeatureJobTopology {
+
+    /** The job's output streams, before sinks. */
+    public record Streams(
+            DataStream<FeatureRecord> features,
+            DataStream<LateRecord> late,
+            DataStream<DeadLetter> deadLetters) {}
+
+    private FeatureJobTopology() {}
+
+    /** Builds the streams from {@code source} and attaches {@code sinks}. */
+    public static Streams build(
+            StreamExecutionEnvironment env,
+            TransactionSource source,
+            FeatureWindowSpec spec,
+            OutputSinks sinks) {
+        Streams streams = build(env, source, spec);
+        sinks.features(streams.features());
+        sinks.late(streams.late());
+        sinks.deadLetters(streams.deadLetters());
+        return streams;
+    }
+
+    /** Builds the streams from {@code source}, without sinks. */
+    public static Streams build(
+            StreamExecutionEnvironment env, TransactionSource source, FeatureWindowSpec spec) {
+        DataStream<IngestedRecord> ingested = source.create(env);
+        SingleOutputStreamOperator<Transaction> valid =
+                ingested.process(
+                                new IngestRouter(spec.windowSize().toMillis()),
+                                TypeInformation.of(Transaction.class))
+                        .uid(Uids.INGEST_ROUTER)
+                        .name(OperatorNames.INGEST_ROUTER);
+        WindowedFeatures windowed = FeatureWindows.apply(valid, spec);
+        DataStream<LateRecord> late =
+                windowed.tooLate().union(valid.getSideOutput(IngestRouter.QUARANTINED));
+        return new Streams(
+                windowed.features(), late, valid.getSideOutput(IngestRouter.DEAD_LETTERS));
+    }
+}

@@ -1,0 +1,25 @@
+package org.fraudpipe.job.topology;
+
+import org.apache.flink.streaming.api.datastream.DataStream;
+import org.fraudpipe.schemas.avro.DeadLetter;
+import org.fraudpipe.schemas.avro.FeatureRecord;
+import org.fraudpipe.schemas.avro.LateRecord;
+
+/**
+ * Where the job's outputs go: Kafka topics in production, JSON Lines files in a replay, collections
+ * in a test. Each method attaches one sink (with a stable uid from {@link Uids}) to one output
+ * stream.
+ */
+public interface OutputSinks {
+
+    /**
+     * Every pane of every (user, window); upsert by (userId, windowStart), highest revision wins.
+     */
+    void features(DataStream<FeatureRecord> features);
+
+    /** Too-late and future-dated transactions, kept as data. */
+    void late(DataStream<LateRecord> late);
+
+    /** Records that could not become valid transactions, with their bytes and the reason. */
+    void deadLetters(DataStream<DeadLetter> deadLetters);
+}

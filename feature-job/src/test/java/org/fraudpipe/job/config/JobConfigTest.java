@@ -1,0 +1,116 @@
+package org.fraudpipe.job.config;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.time.Duration;
+import java.util.Map;
+import org.fraudpipe.schemas.Topic;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+class JobConfigTest {
+
+    @Test
+    void defaultsAreTheDocumentedOnes() {
+        JobConfig c = JobConfig.defaults();
+        assertThat(c.windowSize()).isEqualTo(Duration.ofMinutes(10));
+        assertThat(c.outOfOrderness()).isEqualTo(Duration.ofSeconds(5));
+        assertThat(c.allowedLateness()).isEqualTo(Duration.ofMinutes(2));
+        assertThat(c.stateBackend()).isEqualTo(JobConfig.StateBackend.ROCKSDB);
+        assertThat(c.transactionTimeout()).isEqualTo(Duration.ofMinutes(10));
+        assertThat(c.topics().name(Topic.FEATURES)).isEqualTo(Topic.FEATURES.defaultName());
+        for (JobOption option : JobOption.values()) {
+            assertThat(c.asMap()).containsEntry(option.key(), option.defaultValue());
+        }
+    }
+
+    @Test
+    void valuesAreParsedWithOrWithoutLeadingDashes() {
+        JobConfig c =
+                JobConfig.of(
+                        Map.of(
+                                "--window-size", "5m",
+                                "allowed-lateness", "PT30S",
+                                "state-backend", "hashmap",
+                                "starting-offsets", "latest",
+                                "topic.transactions", "tx-v2"));
+        assertThat(c.windowSize()).isEqualTo(Duration.ofMinutes(5));
+        assertThat(c.allowedLateness()).isEqualTo(Duration.ofSeconds(30));
+        assertThat(c.stateBackend()).isEqualTo(JobConfig.StateBackend.HASHMAP);
+        assertThat(c.startingOffsets()).isEqualTo(JobConfig.StartingOffsets.LATEST);
+        assertThat(c.topics().name(Topic.TRANSACTIONS)).isEqualTo("tx-v2");
+    }
+
+    @ParameterizedTest(name = "{0}={1} is rejected naming the option")
+    @CsvSource({
+        "window-size, 0s, --window-size must be positive",
+        "window-size, 10, --window-size '10' is not a duration",
+        "allowed-lateness, -PT1M, --allowed-lateness '-PT1M' is negative",
+        "idleness, 0ms, --idleness must be positive",
+        "state-backend, memory, --state-backend 'memory' is not one of: rocksdb, hashmap",
+        "parallelism, 0, --parallelism must be at least 1",
+        "parallelism, 500, --parallelism must not exceed --max-parallelism",
+        "parallelism, two, --parallelism 'two' is not a whole number",
+        "checkpoint-dir, /tmp/ckpt, --checkpoint-dir '/tmp/ckpt' has no scheme",
+        "schema-registry-url, localhost:8081, --schema-registry-url 'localhost:8081' must be",
+        "starting-offsets, newest, --starting-offsets 'newest' is not one of",
+        "bootstrap-servers, '', --bootstrap-servers must not be empty",
+        "topic.features, 'bad name', topic.features: 'bad name'",
+        "no-such-option, 1, unknown job option 'no-such-option'",
+    })
+    void badValuesFailNamingTheOption(String key, String value, String message) {
+        assertThatThrownBy(() -> JobConfig.of(Map.of(key, value)))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining(message);
+    }
+
+    @Test
+    void twoTopicsWithOneNameAreRejected() {
+        assertThatThrownBy(
+                        () -> JobConfig.of(Map.of("topic.features", "out", "topic.scores", "out")))
+                .hasMessageContaining("topic.scores and topic.features are both 'out'");
+    }
+
+    @Test
+    void transactionTimeoutAboveTheBrokerMaximumFailsAtStartUp() {
+        assertThatThrownBy(() -> JobConfig.of(Map.of("transaction-timeout", "1h")))
+                .hasMessageContaining("--transaction-timeout (1h) exceeds the brokers'")
+                .hasMessageContaining("--broker-transaction-max-timeout");
+        assertThat(
+                        JobConfig.of(
+                                        Map.of(
+                                                "transaction-timeout", "1h",
+                                                "broker-transaction-max-timeout", "2h"))
+                                .transactionTimeout())
+                .isEqualTo(Duration.ofHours(1));
+    }
+
+    @Test
+    void transactionTimeoutShorterThanCheckpointPlusRestartFailsAtStartUp() {
+        assertThatThrownBy(
+                        () ->
+                                JobConfig.of(
+                                        Map.of(
+                                                "transaction-timeout", "2m",
+                                                "checkpoint-interval", "1m")))
+                .hasMessageContaining("--transaction-timeout (2m) is shorter than")
+                .hasMessageContaining("(3m)");
+        assertThat(
+                        JobConfig.of(
+                                        Map.of(
+                                                "transaction-timeout", "3m",
+                                                "checkpoint-interval", "1m"))
+                                .transactionTimeout())
+                .isEqualTo(Duration.ofMinutes(3));
+    }
+
+    @Test
+    void durationsFormatBackToTheirShortestForm() {
+        for (String s : new String[] {"250ms", "5s", "10m", "2h", "1d", "90s"}) {
+            assertThat(Durations.format(Durations.parse(s))).isEqualTo(s);
+        }
+        assertThat(Durations.parse("PT1H30M")).isEqualTo(Duration.ofMinutes(90));
+    }
+}

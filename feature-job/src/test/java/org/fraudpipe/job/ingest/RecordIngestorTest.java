@@ -1,0 +1,119 @@
+package org.fraudpipe.job.ingest;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.time.Instant;
+import org.fraudpipe.schemas.avro.DeadLetter;
+import org.fraudpipe.schemas.avro.DeadLetterReason;
+import org.fraudpipe.schemas.avro.Transaction;
+import org.fraudpipe.schemas.wire.WireFormatException;
+import org.junit.jupiter.api.Test;
+
+class RecordIngestorTest {
+
+    static final Instant T0 = Instant.parse("2026-11-28T12:00:00Z");
+    static final SourcePosition POS = new SourcePosition("transactions", 2, 41, T0);
+    static final byte[] KEY = "u1".getBytes(StandardCharsets.UTF_8);
+    static final byte[] VALUE = {0, 0, 0, 0, 1, 42};
+
+    final RecordIngestor ingestor = new RecordIngestor(Duration.ofMinutes(5));
+
+    static Transaction tx(Instant eventTime) {
+        return Transaction.newBuilder()
+                .setTransactionId("t1")
+                .setUserId("u1")
+                .setAmountMinor(1250)
+                .setCurrency("EUR")
+                .setMerchantId("m1")
+                .setDeviceId("d1")
+                .setCountry("DE")
+                .setEventTime(eventTime)
+                .build();
+    }
+
+    @Test
+    void aValidTransactionPassesWithItsArrivalTime() {
+        IngestedRecord r = ingestor.ingest(POS, KEY, VALUE, T0.toEpochMilli(), bytes -> tx(T0));
+        assertThat(r.transaction).isEqualTo(tx(T0));
+        assertThat(r.deadLetter).isNull();
+        assertThat(r.futureDated).isFalse();
+        assertThat(r.isWindowable()).isTrue();
+        assertThat(r.timestamp()).isEqualTo(T0.toEpochMilli());
+    }
+
+    @Test
+    void undecodableBytesBecomeADeadLetterWithPositionBytesAndReason() {
+        IngestedRecord r =
+                ingestor.ingest(
+                        POS,
+                        KEY,
+                        VALUE,
+                        T0.toEpochMilli(),
+                        bytes -> {
+                            throw new WireFormatException(
+                                    DeadLetterReason.UNKNOWN_SCHEMA,
+                                    "transactions-value",
+                                    1,
+                                    "schema id 1 is not in the registry",
+                                    null);
+                        });
+        DeadLetter d = r.deadLetter;
+        assertThat(r.transaction).isNull();
+        assertThat(r.isWindowable()).isFalse();
+        assertThat(d.getReason()).isEqualTo(DeadLetterReason.UNKNOWN_SCHEMA);
+        assertThat(d.getErrorMessage()).contains("schema id 1");
+        assertThat(d.getSourceTopic()).isEqualTo("transactions");
+        assertThat(d.getSourcePartition()).isEqualTo(2);
+        assertThat(d.getSourceOffset()).isEqualTo(41);
+        assertThat(d.getRecordTimestamp()).isEqualTo(T0);
+        assertThat(d.getKey()).isEqualTo(ByteBuffer.wrap(KEY));
+        assertThat(d.getValue()).isEqualTo(ByteBuffer.wrap(VALUE));
+        assertThat(POS.key()).isEqualTo("transactions-2@41");
+    }
+
+    @Test
+    void anUnexpectedDecoderFailureIsStillADeadLetterNotACrash() {
+        IngestedRecord r =
+                ingestor.ingest(
+                        POS,
+                        null,
+                        null,
+                        T0.toEpochMilli(),
+                        bytes -> {
+                            throw new NullPointerException("boom");
+                        });
+        assertThat(r.deadLetter.getReason()).isEqualTo(DeadLetterReason.OTHER);
+        assertThat(r.deadLetter.getErrorMessage()).contains("boom");
+        assertThat(r.deadLetter.getKey()).isNull();
+        assertThat(r.deadLetter.getValue()).isNull();
+    }
+
+    @Test
+    void anInvalidTransactionIsDeadLetteredWithTheRuleItBroke() {
+        Transaction negative = tx(T0);
+        negative.setAmountMinor(-5);
+        IngestedRecord r = ingestor.ingest(POS, KEY, VALUE, T0.toEpochMilli(), bytes -> negative);
+        assertThat(r.deadLetter.getReason()).isEqualTo(DeadLetterReason.INVALID);
+        assertThat(r.deadLetter.getErrorMessage()).contains("amountMinor is negative (-5)");
+    }
+
+    @Test
+    void eventTimeBeyondArrivalPlusToleranceIsFutureDated() {
+        long arrival = T0.toEpochMilli();
+        IngestedRecord atTolerance =
+                ingestor.ingest(POS, KEY, VALUE, arrival, b -> tx(T0.plus(Duration.ofMinutes(5))));
+        IngestedRecord beyond =
+                ingestor.ingest(
+                        POS,
+                        KEY,
+                        VALUE,
+                        arrival,
+                        b -> tx(T0.plus(Duration.ofMinutes(5)).plusMillis(1)));
+        assertThat(atTolerance.futureDated).isFalse();
+        assertThat(beyond.futureDated).isTrue();
+        assertThat(beyond.isWindowable()).isFalse();
+    }
+}
