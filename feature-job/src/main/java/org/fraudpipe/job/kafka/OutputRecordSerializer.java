@@ -77,7 +77,9 @@ public final class OutputRecordSerializer<T extends SpecificRecord>
                 topic.keyFormat() == Topic.KeyFormat.WINDOW_KEY
                         ? keyCodec.encode((WindowKey) key)
                         : ((String) key).getBytes(StandardCharsets.UTF_8);
-        return new ProducerRecord<>(
-                topicName, null, timestamp, keyBytes, valueCodec.encode(element));
+        // No record timestamp: the producer stamps the write time. The stream timestamp is event
+        // time, and a future-dated record's would be rejected by the broker
+        // (InvalidTimestampException, a restart loop); retention must count from the write, too.
+        return new ProducerRecord<>(topicName, null, null, keyBytes, valueCodec.encode(element));
     }
 }

@@ -1,5 +1,6 @@
 package org.fraudpipe.job.kafka;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -29,7 +30,8 @@ public final class TopicProvisioner {
     }
 
     /**
-     * Creates every missing topic.
+     * Creates every missing topic and returns once all of them are listed by the cluster (a created
+     * topic reaches the brokers' metadata a moment after the controller accepted it).
      *
      * @return the names of the topics created now
      */
@@ -57,12 +59,32 @@ public final class TopicProvisioner {
                     }
                 }
             }
+            awaitVisible(names, Duration.ofSeconds(30));
             return created;
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted while creating topics", e);
         } catch (ExecutionException | TimeoutException e) {
             throw new IllegalStateException("cannot list topics: " + e, e);
+        }
+    }
+
+    private void awaitVisible(TopicNames names, Duration timeout)
+            throws InterruptedException, ExecutionException, TimeoutException {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (true) {
+            Set<String> listed = admin.listTopics().names().get(30, TimeUnit.SECONDS);
+            if (listed.containsAll(names.asMap().values())) {
+                return;
+            }
+            if (System.nanoTime() > deadline) {
+                throw new IllegalStateException(
+                        "topics created but not listed by the cluster after "
+                                + timeout.toSeconds()
+                                + " s: "
+                                + names.asMap().values());
+            }
+            Thread.sleep(100);
         }
     }
 }

@@ -12,6 +12,7 @@ import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.fraudpipe.job.kafka.TopicProvisioner;
 import org.fraudpipe.schemas.TopicNames;
@@ -64,6 +65,52 @@ public final class KafkaTestBroker implements BeforeAllCallback, AfterAllCallbac
     }
 
     /**
+     * Everything committed to {@code topic} so far: reads with {@code read_committed} from the
+     * beginning up to the end offsets seen at the start (for such a reader, the last stable
+     * offset), so a duplicate or a record too many is seen, not cut off by an expected count.
+     */
+    public List<ConsumerRecord<byte[], byte[]>> readAllCommitted(String topic) {
+        List<ConsumerRecord<byte[], byte[]>> records = new ArrayList<>();
+        try (KafkaConsumer<byte[], byte[]> consumer = consumer()) {
+            List<TopicPartition> partitions = partitions(consumer, topic);
+            consumer.assign(partitions);
+            consumer.seekToBeginning(partitions);
+            Map<TopicPartition, Long> end = consumer.endOffsets(partitions);
+            long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+            while (partitions.stream().anyMatch(p -> consumer.position(p) < end.get(p))) {
+                if (System.nanoTime() > deadline) {
+                    throw new AssertionError("could not read " + topic + " up to " + end);
+                }
+                consumer.poll(Duration.ofMillis(200)).forEach(records::add);
+            }
+        }
+        return records;
+    }
+
+    private KafkaConsumer<byte[], byte[]> consumer() {
+        return new KafkaConsumer<>(
+                Map.of(
+                        ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG,
+                        bootstrapServers(),
+                        ConsumerConfig.ISOLATION_LEVEL_CONFIG,
+                        "read_committed",
+                        ConsumerConfig.AUTO_OFFSET_RESET_CONFIG,
+                        "earliest",
+                        ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG,
+                        "false"),
+                new ByteArrayDeserializer(),
+                new ByteArrayDeserializer());
+    }
+
+    private static List<TopicPartition> partitions(
+            KafkaConsumer<byte[], byte[]> consumer, String topic) {
+        List<TopicPartition> partitions = new ArrayList<>();
+        consumer.partitionsFor(topic)
+                .forEach(info -> partitions.add(new TopicPartition(topic, info.partition())));
+        return partitions;
+    }
+
+    /**
      * Reads {@code topic} from the beginning with {@code read_committed} until {@code expected}
      * records were read or {@code timeout} passed, and returns what was read (the caller asserts
      * the count).
@@ -71,26 +118,8 @@ public final class KafkaTestBroker implements BeforeAllCallback, AfterAllCallbac
     public List<ConsumerRecord<byte[], byte[]>> readCommitted(
             String topic, int expected, Duration timeout) {
         List<ConsumerRecord<byte[], byte[]>> records = new ArrayList<>();
-        try (KafkaConsumer<byte[], byte[]> consumer =
-                new KafkaConsumer<>(
-                        Map.of(
-                                ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG,
-                                bootstrapServers(),
-                                ConsumerConfig.ISOLATION_LEVEL_CONFIG,
-                                "read_committed",
-                                ConsumerConfig.AUTO_OFFSET_RESET_CONFIG,
-                                "earliest",
-                                ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG,
-                                "false"),
-                        new ByteArrayDeserializer(),
-                        new ByteArrayDeserializer())) {
-            List<org.apache.kafka.common.TopicPartition> partitionsOf = new ArrayList<>();
-            consumer.partitionsFor(topic)
-                    .forEach(
-                            info ->
-                                    partitionsOf.add(
-                                            new org.apache.kafka.common.TopicPartition(
-                                                    topic, info.partition())));
+        try (KafkaConsumer<byte[], byte[]> consumer = consumer()) {
+            List<TopicPartition> partitionsOf = partitions(consumer, topic);
             consumer.assign(partitionsOf);
             consumer.seekToBeginning(partitionsOf);
             long deadline = System.nanoTime() + timeout.toNanos();
