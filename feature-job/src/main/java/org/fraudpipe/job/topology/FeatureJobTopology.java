@@ -65,9 +65,13 @@ public final class FeatureJobTopology {
                         .uid(Uids.INGEST_ROUTER)
                         .name(OperatorNames.INGEST_ROUTER);
         WindowedFeatures windowed = FeatureWindows.apply(valid, spec);
+        DataStream<FeatureRecord> features =
+                windowed.features()
+                        .map(new PaneMetrics(), TypeInformation.of(FeatureRecord.class))
+                        .uid(Uids.PANE_METRICS)
+                        .name(OperatorNames.PANE_METRICS);
         DataStream<LateRecord> late =
                 windowed.tooLate().union(valid.getSideOutput(IngestRouter.QUARANTINED));
-        return new Streams(
-                windowed.features(), late, valid.getSideOutput(IngestRouter.DEAD_LETTERS));
+        return new Streams(features, late, valid.getSideOutput(IngestRouter.DEAD_LETTERS));
     }
 }

@@ -8,6 +8,7 @@ public final class OperatorNames {
     public static final String INGEST_ROUTER = "Ingest router";
     public static final String FEATURE_WINDOW = "Feature window";
     public static final String TOO_LATE_RECORDS = "Too-late records";
+    public static final String PANE_METRICS = "Pane metrics";
     public static final String FEATURES_SINK = "Features to Kafka";
     public static final String LATE_SINK = "Late records to Kafka";
     public static final String DEAD_LETTERS_SINK = "Dead letters to Kafka";

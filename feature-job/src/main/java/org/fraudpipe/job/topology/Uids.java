@@ -23,6 +23,9 @@ public final class Uids {
     /** Too-late transactions to {@code LateRecord} (stateless). */
     public static final String TOO_LATE_RECORDS = "too-late-records";
 
+    /** Counts panes and measures emit delay (stateless). */
+    public static final String PANE_METRICS = "pane-metrics";
+
     /** Exactly-once Kafka sinks: their pending transactions live in checkpoints. */
     public static final String FEATURES_SINK = "features-sink";
 

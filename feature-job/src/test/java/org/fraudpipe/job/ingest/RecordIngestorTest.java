@@ -1,6 +1,7 @@
 package org.fraudpipe.job.ingest;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
@@ -9,6 +10,7 @@ import java.time.Instant;
 import org.fraudpipe.schemas.avro.DeadLetter;
 import org.fraudpipe.schemas.avro.DeadLetterReason;
 import org.fraudpipe.schemas.avro.Transaction;
+import org.fraudpipe.schemas.registry.SchemaRegistryUnavailableException;
 import org.fraudpipe.schemas.wire.WireFormatException;
 import org.junit.jupiter.api.Test;
 
@@ -115,5 +117,24 @@ class RecordIngestorTest {
         assertThat(atTolerance.futureDated).isFalse();
         assertThat(beyond.futureDated).isTrue();
         assertThat(beyond.isWindowable()).isFalse();
+    }
+
+    @Test
+    void aRegistryOutageIsNotBadDataAndFailsInsteadOfDeadLettering() {
+        assertThatThrownBy(
+                        () ->
+                                ingestor.ingest(
+                                        POS,
+                                        KEY,
+                                        VALUE,
+                                        T0.toEpochMilli(),
+                                        bytes -> {
+                                            throw new SchemaRegistryUnavailableException(
+                                                    "http://registry:8081",
+                                                    "schema 1",
+                                                    "connection refused",
+                                                    null);
+                                        }))
+                .isInstanceOf(SchemaRegistryUnavailableException.class);
     }
 }
