@@ -59,9 +59,7 @@ public final class FeatureJobTopology {
             StreamExecutionEnvironment env, TransactionSource source, FeatureWindowSpec spec) {
         DataStream<IngestedRecord> ingested = source.create(env);
         SingleOutputStreamOperator<Transaction> valid =
-                ingested.process(
-                                new IngestRouter(spec.windowSize().toMillis()),
-                                TypeInformation.of(Transaction.class))
+                ingested.process(new IngestRouter(spec), TypeInformation.of(Transaction.class))
                         .uid(Uids.INGEST_ROUTER)
                         .name(OperatorNames.INGEST_ROUTER);
         WindowedFeatures windowed = FeatureWindows.apply(valid, spec);
@@ -71,7 +69,7 @@ public final class FeatureJobTopology {
                         .uid(Uids.PANE_METRICS)
                         .name(OperatorNames.PANE_METRICS);
         DataStream<LateRecord> late =
-                windowed.tooLate().union(valid.getSideOutput(IngestRouter.QUARANTINED));
+                windowed.tooLate().union(valid.getSideOutput(IngestRouter.LATE));
         return new Streams(features, late, valid.getSideOutput(IngestRouter.DEAD_LETTERS));
     }
 }
