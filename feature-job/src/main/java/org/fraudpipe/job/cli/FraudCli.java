@@ -13,7 +13,8 @@ import picocli.CommandLine.Command;
         mixinStandardHelpOptions = true,
         versionProvider = FraudCli.Version.class,
         description =
-                "Real-time fraud feature pipeline: local runtime, simulator and streaming job.",
+                "Real-time fraud feature pipeline: local runtime, simulator, streaming job and"
+                        + " deterministic replay.",
         subcommands = {KafkaCommand.class, SimulateCommand.class})
 public final class FraudCli implements Runnable {
 
@@ -30,6 +31,7 @@ public final class FraudCli implements Runnable {
         CommandLine cl = new CommandLine(new FraudCli());
         // The job's options are generated from JobOption, so its command is built, not annotated.
         cl.addSubcommand("job", JobCommand.commandLine());
+        cl.addSubcommand("replay", ReplayCommand.commandLine());
         return cl.setCaseInsensitiveEnumValuesAllowed(true);
     }
 

@@ -382,7 +382,7 @@ public class SimulateCommand implements Callable<Integer> {
                 TransactionPublisher.Item item;
                 try {
                     ReplayRecord r = TransactionJson.parseLine(file.toString(), line, n);
-                    lastArrival = r.arrivalTime();
+                    lastArrival = r.arrivalOrEventTime();
                     Optional<String> violation = TransactionValidator.problem(r.transaction());
                     item =
                             violation.isEmpty()

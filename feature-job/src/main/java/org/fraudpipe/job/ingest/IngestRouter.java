@@ -2,6 +2,7 @@ package org.fraudpipe.job.ingest;
 
 import java.time.Instant;
 import java.util.List;
+import org.apache.flink.api.common.accumulators.LongCounter;
 import org.apache.flink.api.common.functions.OpenContext;
 import org.apache.flink.api.common.state.ListState;
 import org.apache.flink.api.common.state.ListStateDescriptor;
@@ -68,12 +69,11 @@ public final class IngestRouter extends ProcessFunction<IngestedRecord, Transact
     private final FeatureWindowSpec spec;
     private transient ListState<Long> watermarkState;
     private transient long restoredWatermark;
-    private transient Counter tooLateAfterRestore;
-
-    private transient Counter in;
-    private transient Counter valid;
-    private transient Counter deadLettered;
-    private transient Counter quarantined;
+    private transient Tally tooLateAfterRestore;
+    private transient Tally in;
+    private transient Tally valid;
+    private transient Tally deadLettered;
+    private transient Tally quarantined;
     private transient volatile long lastWatermark;
 
     /**
@@ -104,11 +104,11 @@ public final class IngestRouter extends ProcessFunction<IngestedRecord, Transact
     @Override
     public void open(OpenContext openContext) {
         MetricGroup metrics = getRuntimeContext().getMetricGroup();
-        in = metrics.counter(RECORDS_IN);
-        valid = metrics.counter(RECORDS_VALID);
-        deadLettered = metrics.counter(RECORDS_DEAD_LETTERED);
-        quarantined = metrics.counter(RECORDS_QUARANTINED);
-        tooLateAfterRestore = metrics.counter(RECORDS_TOO_LATE_AFTER_RESTORE);
+        in = tally(metrics, RECORDS_IN);
+        valid = tally(metrics, RECORDS_VALID);
+        deadLettered = tally(metrics, RECORDS_DEAD_LETTERED);
+        quarantined = tally(metrics, RECORDS_QUARANTINED);
+        tooLateAfterRestore = tally(metrics, RECORDS_TOO_LATE_AFTER_RESTORE);
         lastWatermark = Long.MIN_VALUE;
         metrics.gauge(
                 WATERMARK_LAG_MS,
@@ -137,6 +137,18 @@ public final class IngestRouter extends ProcessFunction<IngestedRecord, Transact
             valid.inc();
             out.collect(record.transaction);
         }
+    }
+
+    /** A count kept both as a metric (live) and as an accumulator (in the job's final result). */
+    private record Tally(Counter metric, LongCounter accumulator) {
+        void inc() {
+            metric.inc();
+            accumulator.add(1L);
+        }
+    }
+
+    private Tally tally(MetricGroup metrics, String name) {
+        return new Tally(metrics.counter(name), getRuntimeContext().getLongCounter(name));
     }
 
     /**

@@ -73,6 +73,22 @@ public final class RecordIngestor implements Serializable {
         return tx.getEventTime().toEpochMilli() > receivedAt + futureToleranceMillis;
     }
 
+    /**
+     * A dead letter for a record that a source could not even decode with its own format (e.g. an
+     * unreadable line of a replay file): keeps the position, the raw bytes and the reason.
+     *
+     * @param receivedAt processing time of its arrival, epoch millis
+     */
+    public static IngestedRecord deadLetter(
+            SourcePosition position,
+            byte[] key,
+            byte[] value,
+            long receivedAt,
+            DeadLetterReason reason,
+            String message) {
+        return dead(position, key, value, receivedAt, reason, message);
+    }
+
     private static IngestedRecord dead(
             SourcePosition position,
             byte[] key,

@@ -31,11 +31,13 @@ import org.fraudpipe.schemas.avro.Transaction;
 /**
  * The replay format: JSON Lines, one transaction per line, in arrival order.
  *
- * <p>A line is a JSON object with exactly these fields, written in this order: {@code
- * transactionId}, {@code userId}, {@code amountMinor} (integer), {@code currency}, {@code
- * merchantId}, {@code deviceId}, {@code country} (strings), {@code eventTime} and {@code
- * arrivalTime} (ISO-8601 UTC instants such as {@code 2026-11-28T12:00:00Z}, with a 3-digit fraction
- * when the milliseconds are not zero). Lines end with {@code \n}; the file is UTF-8.
+ * <p>A line is a JSON object with these fields, written in this order: {@code transactionId},
+ * {@code userId}, {@code amountMinor} (integer), {@code currency}, {@code merchantId}, {@code
+ * deviceId}, {@code country} (strings), {@code eventTime} and {@code arrivalTime} (ISO-8601 UTC
+ * instants such as {@code 2026-11-28T12:00:00Z}, with a 3-digit fraction when the milliseconds are
+ * not zero). Every field is required except {@code arrivalTime}, which may be absent (not {@code
+ * null}): a hand-written or exported file may not know when records arrived (see {@link
+ * ReplayRecord#arrivalOrEventTime()}). Lines end with {@code \n}; the file is UTF-8.
  *
  * <p>Writing is canonical: {@code toJsonLine(parseLine(l)) == l} for every line this class wrote.
  * Reading is strict and line based, so the replay job can use it for its input and report the exact
@@ -43,8 +45,8 @@ import org.fraudpipe.schemas.avro.Transaction;
  *
  * <ul>
  *   <li>{@link #parseLine} checks the format: one JSON object, no duplicate, unknown or missing
- *       field, right JSON types, instants in UTC ({@code Z}) with at most millisecond precision
- *       (what Avro's {@code timestamp-millis} holds).
+ *       field ({@code arrivalTime} may be missing), right JSON types, instants in UTC ({@code Z})
+ *       with at most millisecond precision (what Avro's {@code timestamp-millis} holds).
  *   <li>{@link TransactionValidator} checks the content: non-empty ids, {@code amountMinor >= 0},
  *       currency of three and country of two upper-case letters.
  *   <li>{@link #parseValidLine} does both.
@@ -80,7 +82,11 @@ public final class TransactionJson {
 
     private TransactionJson() {}
 
-    /** The canonical line (without line terminator) for a transaction that arrived at a time. */
+    /**
+     * The canonical line (without line terminator) for a transaction that arrived at a time.
+     *
+     * @param arrivalTime when it arrived, or {@code null} to leave the field out
+     */
     public static String toJsonLine(Transaction tx, Instant arrivalTime) {
         StringWriter out = new StringWriter(256);
         try (JsonGenerator g = FACTORY.createGenerator(out)) {
@@ -93,7 +99,9 @@ public final class TransactionJson {
             g.writeStringField("deviceId", tx.getDeviceId());
             g.writeStringField("country", tx.getCountry());
             g.writeStringField("eventTime", formatInstant(tx.getEventTime()));
-            g.writeStringField("arrivalTime", formatInstant(arrivalTime));
+            if (arrivalTime != null) {
+                g.writeStringField("arrivalTime", formatInstant(arrivalTime));
+            }
             g.writeEndObject();
         } catch (IOException e) {
             throw new UncheckedIOException("writing to a StringWriter cannot fail", e);
@@ -152,7 +160,7 @@ public final class TransactionJson {
                         f.string("deviceId"),
                         f.string("country"),
                         f.instant("eventTime"));
-        return new ReplayRecord(tx, f.instant("arrivalTime"));
+        return new ReplayRecord(tx, node.has("arrivalTime") ? f.instant("arrivalTime") : null);
     }
 
     /**

@@ -28,6 +28,10 @@ import org.fraudpipe.schemas.avro.Transaction;
  *                          \-> too-late side output -------> late (TOO_LATE)
  * </pre>
  *
+ * <p>The ingest router runs at its source's parallelism (a forward, chained edge), so it sees every
+ * source subtask's records and watermarks in their order. A replay relies on that: source and
+ * router at parallelism 1 give every window subtask one ordered input channel.
+ *
  * <p>Scoring is the next stage on the features stream (issue #4): it takes {@link
  * Streams#features()} and adds a scores sink; nothing else changes.
  */
@@ -61,7 +65,8 @@ public final class FeatureJobTopology {
         SingleOutputStreamOperator<Transaction> valid =
                 ingested.process(new IngestRouter(spec), TypeInformation.of(Transaction.class))
                         .uid(Uids.INGEST_ROUTER)
-                        .name(OperatorNames.INGEST_ROUTER);
+                        .name(OperatorNames.INGEST_ROUTER)
+                        .setParallelism(ingested.getParallelism());
         WindowedFeatures windowed = FeatureWindows.apply(valid, spec);
         DataStream<FeatureRecord> features =
                 windowed.features()

@@ -12,6 +12,9 @@ public final class OperatorNames {
     public static final String FEATURES_SINK = "Features to Kafka";
     public static final String LATE_SINK = "Late records to Kafka";
     public static final String DEAD_LETTERS_SINK = "Dead letters to Kafka";
+    public static final String REPLAY_FEATURES_SINK = "Features to replay files";
+    public static final String REPLAY_LATE_SINK = "Late records to replay files";
+    public static final String REPLAY_DEAD_LETTERS_SINK = "Dead letters to replay files";
 
     private OperatorNames() {}
 }

@@ -32,5 +32,11 @@ public final class Uids {
     public static final String LATE_SINK = "late-sink";
     public static final String DEAD_LETTERS_SINK = "dead-letters-sink";
 
+    /** Replay file sinks (staging files; a replay runs without checkpoints). */
+    public static final String REPLAY_FEATURES_SINK = "replay-features-sink";
+
+    public static final String REPLAY_LATE_SINK = "replay-late-sink";
+    public static final String REPLAY_DEAD_LETTERS_SINK = "replay-dead-letters-sink";
+
     private Uids() {}
 }

@@ -19,11 +19,17 @@ import org.fraudpipe.job.features.WindowAssignment;
  * / windowSize) + 1} windows (accumulator, pane state, two timers each); size {@code
  * allowedLateness} against the state backend.
  *
+ * <p>Processing-time fields of the outputs ({@code emittedAt}, {@code detectedAt}) come from {@link
+ * #processingTime()}: the wall clock in the streaming job (the two-argument constructor), the
+ * watermark in a deterministic replay ({@link #withProcessingTime}).
+ *
  * @param windowSize option {@value #WINDOW_SIZE_OPTION}: positive, whole milliseconds
  * @param allowedLateness option {@value #ALLOWED_LATENESS_OPTION}: zero or positive, whole
  *     milliseconds
+ * @param processingTime where {@code emittedAt} and {@code detectedAt} come from; never null
  */
-public record FeatureWindowSpec(Duration windowSize, Duration allowedLateness)
+public record FeatureWindowSpec(
+        Duration windowSize, Duration allowedLateness, ProcessingTimeSource processingTime)
         implements Serializable {
 
     /** Name of the window-size option, as the user writes it. */
@@ -37,12 +43,25 @@ public record FeatureWindowSpec(Duration windowSize, Duration allowedLateness)
      *     than a millisecond, or (window size) zero
      */
     public FeatureWindowSpec {
+        if (processingTime == null) {
+            throw new IllegalArgumentException("processingTime is required");
+        }
         requireWholeMillis(WINDOW_SIZE_OPTION, windowSize);
         requireWholeMillis(ALLOWED_LATENESS_OPTION, allowedLateness);
         if (windowSize.isZero()) {
             throw new IllegalArgumentException(
                     WINDOW_SIZE_OPTION + " must be positive; got " + windowSize);
         }
+    }
+
+    /** Windows whose processing-time fields read the wall clock: the streaming job's. */
+    public FeatureWindowSpec(Duration windowSize, Duration allowedLateness) {
+        this(windowSize, allowedLateness, ProcessingTimeSource.WALL_CLOCK);
+    }
+
+    /** The same windows with processing-time fields read from {@code source}. */
+    public FeatureWindowSpec withProcessingTime(ProcessingTimeSource source) {
+        return new FeatureWindowSpec(windowSize, allowedLateness, source);
     }
 
     private static void requireWholeMillis(String option, Duration value) {
@@ -100,6 +119,9 @@ public record FeatureWindowSpec(Duration windowSize, Duration allowedLateness)
                 + ", "
                 + ALLOWED_LATENESS_OPTION
                 + "="
-                + allowedLateness;
+                + allowedLateness
+                + (processingTime == ProcessingTimeSource.WALL_CLOCK
+                        ? ""
+                        : ", processing-time=" + processingTime);
     }
 }

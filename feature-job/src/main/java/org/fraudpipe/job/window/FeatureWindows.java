@@ -50,7 +50,7 @@ public final class FeatureWindows {
      *
      * @param withTimestamps valid, not future-dated transactions with event timestamps and
      *     watermarks assigned
-     * @param spec window size and allowed lateness
+     * @param spec window size, allowed lateness and the source of processing-time fields
      */
     public static WindowedFeatures apply(
             DataStream<Transaction> withTimestamps, FeatureWindowSpec spec) {
@@ -64,7 +64,7 @@ public final class FeatureWindows {
                         .sideOutputLateData(tooLateTag)
                         .aggregate(
                                 new FeatureAggregator(),
-                                new PaneWindowFunction(),
+                                new PaneWindowFunction(spec.processingTime()),
                                 FeatureAccumulatorTypeInfo.INSTANCE,
                                 FEATURE_VALUES,
                                 FEATURE_RECORD)

@@ -1,6 +1,7 @@
 package org.fraudpipe.job.window;
 
 import java.time.Instant;
+import java.util.Objects;
 import org.apache.flink.api.common.state.KeyedStateStore;
 import org.apache.flink.api.common.state.ValueState;
 import org.apache.flink.api.common.state.ValueStateDescriptor;
@@ -26,8 +27,9 @@ import org.fraudpipe.schemas.avro.Timing;
  *       records when the watermark passed its end).
  *   <li>{@code lateRecordsIncluded}: raw records (duplicates included: each re-fires) counted after
  *       the ON_TIME pane = {@code recordsSeen} now minus at the ON_TIME pane.
- *   <li>{@code emittedAt}: the operator's processing time ({@code context.currentProcessingTime()},
- *       so tests control it through the harness clock).
+ *   <li>{@code emittedAt}: by the {@link ProcessingTimeSource} given at construction: the
+ *       operator's processing time ({@code context.currentProcessingTime()}, so tests control it
+ *       through the harness clock; the default), or in a replay the watermark at the firing.
  *   <li>{@code watermark}: the window operator's watermark at the firing.
  * </ul>
  *
@@ -45,6 +47,17 @@ public final class PaneWindowFunction
             new ValueStateDescriptor<>(PANE_PROGRESS_STATE, TypeInformation.of(PaneProgress.class));
     private final ValueStateDescriptor<Boolean> lateFiringDescriptor =
             PaneTrigger.lateFiringDescriptor();
+    private final ProcessingTimeSource processingTime;
+
+    /** Panes whose {@code emittedAt} is the wall clock. */
+    public PaneWindowFunction() {
+        this(ProcessingTimeSource.WALL_CLOCK);
+    }
+
+    /** Panes whose {@code emittedAt} comes from {@code processingTime}. */
+    public PaneWindowFunction(ProcessingTimeSource processingTime) {
+        this.processingTime = Objects.requireNonNull(processingTime, "processingTime");
+    }
 
     @Override
     public void process(
@@ -86,7 +99,11 @@ public final class PaneWindowFunction
                         .setTiming(timing)
                         .setLateRecordsIncluded(
                                 saturatedInt(values.recordsSeen() - pane.recordsSeenOnTime()))
-                        .setEmittedAt(Instant.ofEpochMilli(context.currentProcessingTime()))
+                        .setEmittedAt(
+                                Instant.ofEpochMilli(
+                                        processingTime.now(
+                                                context.currentProcessingTime(),
+                                                context.currentWatermark())))
                         .setWatermark(Instant.ofEpochMilli(context.currentWatermark()))
                         .build());
     }

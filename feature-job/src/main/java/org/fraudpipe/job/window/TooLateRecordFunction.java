@@ -17,7 +17,9 @@ import org.fraudpipe.schemas.avro.Transaction;
  *
  * <p>Fields: reason {@code TOO_LATE}; the window the record missed (by {@link WindowAssignment},
  * the same assignment as the window operator); {@code detectedAt} = this operator's processing
- * time; {@code lateByMillis = watermark - eventTime}; and {@code watermark} =
+ * time, or the {@code watermark} below when the spec's {@link FeatureWindowSpec#processingTime()}
+ * is {@link ProcessingTimeSource#WATERMARK} (replay); {@code lateByMillis = watermark - eventTime};
+ * and {@code watermark} =
  *
  * <pre>max(this operator's current watermark, windowEnd - 1 + allowedLateness)</pre>
  *
@@ -69,7 +71,11 @@ public final class TooLateRecordFunction extends ProcessFunction<Transaction, La
                         .setWatermark(Instant.ofEpochMilli(watermark))
                         .setLateByMillis(watermark - eventTime)
                         .setDetectedAt(
-                                Instant.ofEpochMilli(ctx.timerService().currentProcessingTime()))
+                                Instant.ofEpochMilli(
+                                        spec.processingTime()
+                                                .now(
+                                                        ctx.timerService().currentProcessingTime(),
+                                                        watermark)))
                         .build());
         tooLateRecords.inc();
     }

@@ -64,6 +64,33 @@ class TransactionJsonTest {
     }
 
     @Test
+    void arrivalTimeMayBeAbsentAndIsThenLeftOutWhenWriting() throws Exception {
+        String line = VALID.replace(",\"arrivalTime\":\"2026-11-28T12:00:00.250Z\"", "");
+        assertThat(line).doesNotContain("arrivalTime");
+
+        ReplayRecord read = TransactionJson.parseValidLine("f", line, 1);
+
+        assertThat(read.arrivalTime()).isNull();
+        assertThat(read.arrivalOrEventTime()).isEqualTo(Instant.parse("2026-11-28T12:00:00Z"));
+        assertThat(TransactionJson.toJsonLine(read)).isEqualTo(line);
+    }
+
+    @Test
+    void arrivalTimeWhenPresentIsStillStrict() {
+        assertThatThrownBy(
+                        () ->
+                                TransactionJson.parseLine(
+                                        VALID.replace("\"2026-11-28T12:00:00.250Z\"", "null"), 2))
+                .hasMessage("line 2: field \"arrivalTime\" must be a string, got null");
+        assertThatThrownBy(
+                        () ->
+                                TransactionJson.parseLine(
+                                        VALID.replace("12:00:00.250Z", "12:00:00.250+01:00"), 3))
+                .hasMessageStartingWith(
+                        "line 3: field \"arrivalTime\" must be an ISO-8601 UTC instant");
+    }
+
+    @Test
     void missingFieldIsNamed() {
         String line = VALID.replace("\"merchantId\":\"m-1\",", "");
         assertThatThrownBy(() -> TransactionJson.parseLine(line, 3))

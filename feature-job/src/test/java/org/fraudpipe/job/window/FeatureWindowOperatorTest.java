@@ -1,6 +1,7 @@
 package org.fraudpipe.job.window;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.tuple;
 import static org.fraudpipe.job.features.TestTransactions.tx;
 
 import java.time.Duration;
@@ -340,5 +341,39 @@ class FeatureWindowOperatorTest {
         assertThat(h.lateRecords()).hasSize(1);
         assertThat(h.stateEntries()).isZero();
         assertThat(h.window.numEventTimeTimers()).isZero();
+    }
+
+    @Test
+    void withTheWatermarkAsProcessingTimeEmittedAtAndDetectedAtAreTheWatermark() throws Exception {
+        harness =
+                WindowHarness.open(
+                        new FeatureWindowSpec(SIZE, LATENESS)
+                                .withProcessingTime(ProcessingTimeSource.WATERMARK),
+                        null);
+        WindowHarness h = harness;
+        h.processingTime(42_000); // the wall clock: must not show up anywhere
+        h.process(tx("a", "alice", 100, START + MINUTE));
+        h.watermark(END - 1);
+        h.watermark(END + MINUTE);
+        h.process(tx("b", "alice", 50, START + 2 * MINUTE));
+        h.watermark(CLEANUP + 7);
+        h.process(tx("c", "alice", 50, START + 3 * MINUTE));
+
+        assertThat(h.features())
+                .extracting(FeatureRecord::getEmittedAt, FeatureRecord::getWatermark)
+                .containsExactly(
+                        tuple(Instant.ofEpochMilli(END - 1), Instant.ofEpochMilli(END - 1)),
+                        tuple(
+                                Instant.ofEpochMilli(END + MINUTE),
+                                Instant.ofEpochMilli(END + MINUTE)));
+        assertThat(h.lateRecords())
+                .singleElement()
+                .satisfies(
+                        late -> {
+                            assertThat(late.getDetectedAt())
+                                    .isEqualTo(Instant.ofEpochMilli(CLEANUP + 7));
+                            assertThat(late.getWatermark())
+                                    .isEqualTo(Instant.ofEpochMilli(CLEANUP + 7));
+                        });
     }
 }

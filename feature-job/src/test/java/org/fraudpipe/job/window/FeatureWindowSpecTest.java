@@ -73,4 +73,18 @@ class FeatureWindowSpecTest {
 
         assertThat(spec.cleanupTime(1_000)).isEqualTo(Long.MAX_VALUE);
     }
+
+    @Test
+    void processingTimeIsTheWallClockUnlessChosenOtherwise() {
+        FeatureWindowSpec spec = new FeatureWindowSpec(Duration.ofMinutes(10), Duration.ZERO);
+
+        assertThat(spec.processingTime()).isEqualTo(ProcessingTimeSource.WALL_CLOCK);
+        FeatureWindowSpec replay = spec.withProcessingTime(ProcessingTimeSource.WATERMARK);
+        assertThat(replay.processingTime()).isEqualTo(ProcessingTimeSource.WATERMARK);
+        assertThat(replay.windowSize()).isEqualTo(spec.windowSize());
+        assertThat(ProcessingTimeSource.WALL_CLOCK.now(5, 9)).isEqualTo(5);
+        assertThat(ProcessingTimeSource.WATERMARK.now(5, 9)).isEqualTo(9);
+        assertThatThrownBy(() -> spec.withProcessingTime(null))
+                .hasMessage("processingTime is required");
+    }
 }

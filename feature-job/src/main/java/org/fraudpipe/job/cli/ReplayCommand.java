@@ -1,0 +1,188 @@
+package org.fraudpipe.job.cli;
+
+import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import org.fraudpipe.job.config.JobConfig;
+import org.fraudpipe.job.config.JobOption;
+import org.fraudpipe.job.replay.Replay;
+import org.fraudpipe.job.replay.ReplayConfig;
+import org.fraudpipe.job.replay.ReplayOutput;
+import org.fraudpipe.job.replay.ReplaySummary;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Model.OptionSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code ./fraud replay}: the feature job's topology over a JSON Lines file instead of Kafka, in a
+ * local MiniCluster, with a watermark after every record; writes {@code features.jsonl}, {@code
+ * late.jsonl} and {@code dead-letters.jsonl}. The same input and options give byte-identical files
+ * ({@link Replay}).
+ *
+ * <p>The event-time options are the streaming job's ({@link JobOption}: same names, descriptions
+ * and validation), plus {@code --window} as an alias of {@code --window-size}. The state backend
+ * defaults to hashmap (a replay keeps no checkpoints). Exit codes: 0 done, 1 the replay failed, 2
+ * bad usage or unreadable input (the message names the option).
+ */
+@Command(
+        name = "replay",
+        mixinStandardHelpOptions = true,
+        sortOptions = false,
+        usageHelpAutoWidth = true,
+        description = {
+            "Replays a JSON Lines file of transactions (the simulator's format, in arrival order;"
+                    + " arrivalTime optional) through the feature job's topology in a local Flink"
+                    + " MiniCluster, with a watermark after every record.",
+            "Writes DIR/features.jsonl, DIR/late.jsonl and DIR/dead-letters.jsonl (fields as in the"
+                    + " Avro schemas, instants as ISO-8601 UTC, bytes as Base64). The same input and"
+                    + " options give byte-identical files at any parallelism.",
+            "A record's arrivalTime stands for processing time (future-dated check); without one,"
+                    + " its event time does, so it is never future-dated. There is no wall clock:"
+                    + " emittedAt and detectedAt are the watermark at the firing.",
+            "The file is read at parallelism 1 (that is what makes the output deterministic);"
+                    + " --parallelism sets the windows and the sinks.",
+        },
+        footer = {
+            "",
+            "Example:",
+            "  ./fraud simulate --users 30 --duration 2h --malformed-rate 0.01 --out tx.jsonl",
+            "  ./fraud replay --input tx.jsonl --output out --window 5m --allowed-lateness 1m",
+        })
+public final class ReplayCommand implements Callable<Integer> {
+
+    /** The job options that mean something for a replay, in the order of the help. */
+    static final List<JobOption> OPTIONS =
+            List.of(
+                    JobOption.WINDOW_SIZE,
+                    JobOption.ALLOWED_LATENESS,
+                    JobOption.OUT_OF_ORDERNESS,
+                    JobOption.FUTURE_TOLERANCE,
+                    JobOption.PARALLELISM,
+                    JobOption.MAX_PARALLELISM,
+                    JobOption.STATE_BACKEND);
+
+    /** A replay keeps no checkpoints: the heap is enough and starts faster. */
+    static final String DEFAULT_STATE_BACKEND = "hashmap";
+
+    static final String WINDOW_ALIAS = "--window";
+
+    @Spec CommandSpec spec;
+
+    @Option(
+            names = "--input",
+            paramLabel = "FILE",
+            required = true,
+            description = "JSON Lines file of transactions in arrival order.")
+    Path input;
+
+    @Option(
+            names = "--output",
+            paramLabel = "DIR",
+            required = true,
+            description =
+                    "Directory for features.jsonl, late.jsonl and dead-letters.jsonl (created if"
+                            + " missing; existing files of these names are replaced).")
+    Path output;
+
+    /** The command line of {@code ./fraud replay}, with the job's event-time options added. */
+    public static CommandLine commandLine() {
+        CommandLine cl = new CommandLine(new ReplayCommand());
+        CommandSpec spec = cl.getCommandSpec();
+        for (JobOption option : OPTIONS) {
+            String[] names =
+                    option == JobOption.WINDOW_SIZE
+                            ? new String[] {option.flag(), WINDOW_ALIAS}
+                            : new String[] {option.flag()};
+            spec.addOption(
+                    OptionSpec.builder(names)
+                            .paramLabel("VALUE")
+                            .type(String.class)
+                            .description(
+                                    option.description() + " (default: " + defaultOf(option) + ")")
+                            .build());
+        }
+        return cl;
+    }
+
+    private static String defaultOf(JobOption option) {
+        return option == JobOption.STATE_BACKEND ? DEFAULT_STATE_BACKEND : option.defaultValue();
+    }
+
+    @Override
+    public Integer call() throws Exception {
+        ReplayConfig config = config();
+        ReplaySummary summary;
+        try {
+            summary = Replay.run(config);
+        } catch (Exception e) {
+            PrintWriter err = spec.commandLine().getErr();
+            err.println("replay of " + input + " failed: " + rootMessage(e));
+            err.flush();
+            return 1;
+        }
+        PrintWriter out = spec.commandLine().getOut();
+        out.print(summary.format(config));
+        out.flush();
+        return 0;
+    }
+
+    /** The validated configuration; a {@link ParameterException} (exit code 2) if it is not. */
+    ReplayConfig config() {
+        if (!Files.isRegularFile(input) || !Files.isReadable(input)) {
+            throw usage(
+                    "--input "
+                            + input
+                            + (Files.isDirectory(input)
+                                    ? " is a directory; give the JSON Lines file"
+                                    : " does not exist or is not a readable file"));
+        }
+        if (Files.exists(output) && !Files.isDirectory(output)) {
+            throw usage("--output " + output + " exists and is not a directory");
+        }
+        Path inputFile = input.toAbsolutePath().normalize();
+        for (ReplayOutput<?> o : ReplayOutput.ALL) {
+            if (inputFile.equals(output.toAbsolutePath().normalize().resolve(o.fileName()))) {
+                throw usage(
+                        "--input "
+                                + input
+                                + " is one of the files the replay writes into --output "
+                                + output
+                                + "; choose another output directory");
+            }
+        }
+        Map<String, String> values = new LinkedHashMap<>();
+        values.put(JobOption.STATE_BACKEND.key(), DEFAULT_STATE_BACKEND);
+        for (OptionSpec option : spec.commandLine().getParseResult().matchedOptions()) {
+            for (JobOption o : OPTIONS) {
+                if (o.flag().equals(option.longestName())) {
+                    values.put(o.key(), option.getValue());
+                }
+            }
+        }
+        try {
+            return ReplayConfig.of(input, output, JobConfig.of(values));
+        } catch (IllegalArgumentException e) {
+            throw usage(e.getMessage());
+        }
+    }
+
+    private ParameterException usage(String message) {
+        return new ParameterException(spec.commandLine(), message);
+    }
+
+    private static String rootMessage(Throwable e) {
+        Throwable root = e;
+        while (root.getCause() != null && root.getCause() != root) {
+            root = root.getCause();
+        }
+        return root == e ? e.toString() : e.getMessage() + " (cause: " + root + ")";
+    }
+}

@@ -1,0 +1,172 @@
+package org.fraudpipe.job.replay;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.stream.Stream;
+import org.apache.avro.specific.SpecificRecordBase;
+import org.apache.flink.api.common.JobExecutionResult;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.configuration.CoreOptions;
+import org.apache.flink.configuration.PipelineOptions;
+import org.apache.flink.configuration.StateBackendOptions;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.fraudpipe.job.ingest.IngestRouter;
+import org.fraudpipe.job.topology.FeatureJobTopology;
+import org.fraudpipe.schemas.avro.LateReason;
+import org.fraudpipe.schemas.avro.Timing;
+
+/**
+ * Runs a deterministic replay: the feature job's one topology ({@link FeatureJobTopology}) over a
+ * file ({@link ReplaySource}) into staging files ({@link ReplaySinks}), in a local MiniCluster in
+ * this JVM, then writes the canonical output files ({@link StagedOutput}).
+ *
+ * <p>Invariants: the output files depend only on the input file and the {@link ReplayConfig}'s
+ * event-time options, not on the parallelism, the state backend, timing or the machine; they are
+ * written only after the job succeeded, each replaced atomically; the staging directory is removed
+ * whatever happens; the MiniCluster is shut down when {@link #run} returns or throws (no thread of
+ * it is left running).
+ */
+public final class Replay {
+
+    public static final String JOB_NAME = "fraudpipe replay";
+
+    private static final String STAGING_PREFIX = ".replay-staging-";
+
+    private Replay() {}
+
+    /**
+     * The Flink configuration of a replay: no checkpoints (the sinks commit at the end of the
+     * input), no periodic watermarks (the source emits one per record; a timer-driven emission
+     * could only repeat it, but the replay should not depend on a wall-clock timer at all), the
+     * state backend and parallelism of the config.
+     */
+    public static Configuration flinkConfiguration(ReplayConfig config) {
+        Configuration conf = new Configuration();
+        conf.set(CoreOptions.DEFAULT_PARALLELISM, config.parallelism());
+        conf.set(PipelineOptions.MAX_PARALLELISM, config.maxParallelism());
+        conf.set(PipelineOptions.AUTO_WATERMARK_INTERVAL, Duration.ZERO);
+        conf.set(
+                StateBackendOptions.STATE_BACKEND,
+                switch (config.stateBackend()) {
+                    case ROCKSDB -> "rocksdb";
+                    case HASHMAP -> "hashmap";
+                });
+        return conf;
+    }
+
+    /**
+     * Runs the replay and writes its output files.
+     *
+     * @throws Exception if the job fails (nothing is written then) or the files cannot be written
+     */
+    public static ReplaySummary run(ReplayConfig config) throws Exception {
+        long began = System.nanoTime();
+        Path output = config.output();
+        Files.createDirectories(output);
+        try (Staging staging = new Staging(Files.createTempDirectory(output, STAGING_PREFIX));
+                StreamExecutionEnvironment env =
+                        StreamExecutionEnvironment.createLocalEnvironment(
+                                flinkConfiguration(config))) {
+            FeatureJobTopology.build(
+                    env,
+                    new ReplaySource(
+                            config.input(), config.outOfOrderness(), config.futureTolerance()),
+                    config.windows(),
+                    new ReplaySinks(staging.dir()));
+            JobExecutionResult result =
+                    env.execute(JOB_NAME + " of " + config.input().getFileName());
+            return writeOutputs(config, staging.dir(), result, began);
+        }
+    }
+
+    private static ReplaySummary writeOutputs(
+            ReplayConfig config, Path staging, JobExecutionResult result, long began)
+            throws IOException {
+        var features = canonical(ReplayOutput.FEATURES, staging);
+        var late = canonical(ReplayOutput.LATE, staging);
+        var deadLetters = canonical(ReplayOutput.DEAD_LETTERS, staging);
+
+        long in = counter(result, IngestRouter.RECORDS_IN);
+        long valid = counter(result, IngestRouter.RECORDS_VALID);
+        long quarantined =
+                late.stream()
+                        .filter(l -> l.record().getReason() == LateReason.FUTURE_DATED)
+                        .count();
+        long tooLate =
+                late.stream().filter(l -> l.record().getReason() == LateReason.TOO_LATE).count();
+        long latePanes =
+                features.stream().filter(f -> f.record().getTiming() == Timing.LATE).count();
+        requireSame(
+                "dead letters",
+                counter(result, IngestRouter.RECORDS_DEAD_LETTERED),
+                deadLetters.size());
+        requireSame(
+                "quarantined records",
+                counter(result, IngestRouter.RECORDS_QUARANTINED),
+                quarantined);
+
+        // Only now, with every output read and checked, is anything replaced.
+        List<Path> files = new ArrayList<>();
+        Path out = config.output();
+        files.add(StagedOutput.writeAtomically(out, ReplayOutput.FEATURES.fileName(), features));
+        files.add(StagedOutput.writeAtomically(out, ReplayOutput.LATE.fileName(), late));
+        files.add(
+                StagedOutput.writeAtomically(
+                        out, ReplayOutput.DEAD_LETTERS.fileName(), deadLetters));
+        return new ReplaySummary(
+                config.input(),
+                in,
+                valid,
+                deadLetters.size(),
+                quarantined,
+                tooLate,
+                features.size(),
+                latePanes,
+                files,
+                Duration.ofNanos(System.nanoTime() - began));
+    }
+
+    private static <T extends SpecificRecordBase> List<StagedOutput.Line<T>> canonical(
+            ReplayOutput<T> output, Path staging) throws IOException {
+        return StagedOutput.canonical(output, StagedOutput.read(output, staging));
+    }
+
+    private static long counter(JobExecutionResult result, String name) {
+        Object value = result.getAccumulatorResult(name);
+        return value == null ? 0 : ((Number) value).longValue();
+    }
+
+    /** The router's count and the file's must agree; if not, records were lost on the way. */
+    private static void requireSame(String what, long routed, long written) {
+        if (routed != written) {
+            throw new IllegalStateException(
+                    "the ingest router routed "
+                            + routed
+                            + " "
+                            + what
+                            + " but "
+                            + written
+                            + " were written: records were lost between router and sink");
+        }
+    }
+
+    /** The replay's private staging directory, removed on close. */
+    private record Staging(Path dir) implements AutoCloseable {
+        @Override
+        public void close() throws IOException {
+            if (!Files.exists(dir)) {
+                return;
+            }
+            try (Stream<Path> walk = Files.walk(dir)) {
+                for (Path p : walk.sorted(Comparator.reverseOrder()).toList()) {
+                    Files.delete(p);
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,71 @@
+package org.fraudpipe.job.replay;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Objects;
+import org.fraudpipe.job.config.JobConfig;
+import org.fraudpipe.job.window.FeatureWindowSpec;
+import org.fraudpipe.job.window.ProcessingTimeSource;
+
+/**
+ * What one replay runs with. The event-time options mean exactly what they mean for the streaming
+ * job (same names, same validation: {@link JobConfig}).
+ *
+ * <p>Invariant: the windows' processing-time fields come from the watermark ({@link
+ * ProcessingTimeSource#WATERMARK}); a replay never reads the wall clock into its output.
+ *
+ * @param input the JSON Lines file of transactions, in arrival order
+ * @param output the directory that receives {@code features.jsonl}, {@code late.jsonl} and {@code
+ *     dead-letters.jsonl}
+ * @param windows window size and allowed lateness, processing time from the watermark
+ * @param outOfOrderness the watermark bound
+ * @param futureTolerance how far beyond its arrival an event time may be before quarantine
+ * @param parallelism of the windows and sinks (the source and the ingest router run at 1)
+ * @param maxParallelism key groups
+ * @param stateBackend of the windows
+ */
+public record ReplayConfig(
+        Path input,
+        Path output,
+        FeatureWindowSpec windows,
+        Duration outOfOrderness,
+        Duration futureTolerance,
+        int parallelism,
+        int maxParallelism,
+        JobConfig.StateBackend stateBackend) {
+
+    public ReplayConfig {
+        Objects.requireNonNull(input, "input");
+        Objects.requireNonNull(output, "output");
+        Objects.requireNonNull(outOfOrderness, "outOfOrderness");
+        Objects.requireNonNull(futureTolerance, "futureTolerance");
+        Objects.requireNonNull(stateBackend, "stateBackend");
+        if (windows.processingTime() != ProcessingTimeSource.WATERMARK) {
+            throw new IllegalArgumentException(
+                    "a replay's windows must take processing time from the watermark, got "
+                            + windows.processingTime());
+        }
+        if (parallelism < 1 || parallelism > maxParallelism) {
+            throw new IllegalArgumentException(
+                    "parallelism must be in 1.." + maxParallelism + ", got " + parallelism);
+        }
+    }
+
+    /**
+     * A replay of {@code input} into {@code output} with the event-time options of {@code job}.
+     *
+     * @throws IllegalArgumentException naming the option, if the windows are not whole milliseconds
+     */
+    public static ReplayConfig of(Path input, Path output, JobConfig job) {
+        return new ReplayConfig(
+                input,
+                output,
+                new FeatureWindowSpec(job.windowSize(), job.allowedLateness())
+                        .withProcessingTime(ProcessingTimeSource.WATERMARK),
+                job.outOfOrderness(),
+                job.futureTolerance(),
+                job.parallelism(),
+                job.maxParallelism(),
+                job.stateBackend());
+    }
+}

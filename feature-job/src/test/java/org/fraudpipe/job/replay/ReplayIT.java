@@ -1,0 +1,377 @@
+package org.fraudpipe.job.replay;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Base64;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
+import org.fraudpipe.job.cli.FraudCli;
+import org.fraudpipe.job.config.JobConfig;
+import org.fraudpipe.job.sim.SimulatedRecord;
+import org.fraudpipe.job.sim.SimulationConfig;
+import org.fraudpipe.job.sim.TransactionJson;
+import org.fraudpipe.job.sim.TransactionSimulator;
+import org.fraudpipe.schemas.avro.Transaction;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
+
+/**
+ * The replay end to end on a real MiniCluster: the three fates of a record on a hand-written file,
+ * and determinism (run to run, and across window parallelism) on simulated traffic.
+ */
+class ReplayIT {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final String END_OF_INPUT = "+292278994-08-17T07:12:55.807Z";
+
+    @TempDir static Path shared;
+    @TempDir Path tmp;
+
+    private static Path simulated;
+    private static Path reference;
+
+    // ---- the three fates, on a hand-written file ----
+
+    private static String at(String time) {
+        return "2026-11-28T" + time + "Z";
+    }
+
+    private static String tx(
+            String id,
+            String user,
+            long amount,
+            String device,
+            String merchant,
+            String country,
+            String eventTime,
+            String arrivalTime) {
+        Transaction t =
+                new Transaction(
+                        id,
+                        user,
+                        amount,
+                        "EUR",
+                        merchant,
+                        device,
+                        country,
+                        Instant.parse(at(eventTime)));
+        return TransactionJson.toJsonLine(
+                t, arrivalTime == null ? null : Instant.parse(at(arrivalTime)));
+    }
+
+    /**
+     * Window 10m, allowed lateness 2m, out-of-orderness 5s (watermark = max event time - 5s - 1ms),
+     * future tolerance 5m. Window [12:00, 12:10) fires at watermark 12:09:59.999 and is closed at
+     * 12:11:59.999.
+     */
+    private static final List<String> HAND_WRITTEN =
+            List.of(
+                    // 1: on time; watermark 12:00:54.999
+                    tx("t1", "alice", 1000, "d-a1", "m-1", "DE", "12:01:00", "12:01:00.200"),
+                    // 2: on time; watermark 12:01:54.999
+                    tx("t2", "bob", 500, "d-b1", "m-2", "DE", "12:02:00", "12:02:01"),
+                    // 3: behind the watermark, window open: counted on time
+                    tx("t3", "alice", 2000, "d-a2", "m-1", "DE", "12:00:30", "12:02:02"),
+                    // 4: malformed
+                    "{\"transactionId\":\"t4\",",
+                    // 5: negative amount
+                    tx("t5", "carol", -5, "d-c1", "m-1", "DE", "12:03:00", "12:03:00"),
+                    // 6: future-dated (an hour ahead of its arrival)
+                    tx("t6", "bob", 700, "d-b1", "m-2", "DE", "13:00:00", "12:04:00"),
+                    // 7: duplicate of 1 (producer retry): counted once
+                    tx("t1", "alice", 1000, "d-a1", "m-1", "DE", "12:01:00", "12:05:00"),
+                    // 8: next window; watermark 12:10:04.999 fires [12:00, 12:10)
+                    tx("t7", "dave", 300, "d-d1", "m-3", "FR", "12:10:10", "12:10:10.500"),
+                    // 9: late within grace: bob's window re-fires, revision 1
+                    tx("t8", "bob", 250, "d-b1", "m-4", "DE", "12:08:00", "12:10:30"),
+                    // 10: late within grace for a window without records: first pane is LATE
+                    tx("t12", "frank", 900, "d-f1", "m-6", "IT", "12:05:00", "12:10:40"),
+                    // 11: watermark 12:12:24.999 closes [12:00, 12:10)
+                    tx("t9", "erin", 100, "d-e1", "m-5", "DE", "12:12:30", "12:12:31"),
+                    // 12: too late
+                    tx("t10", "alice", 400, "d-a1", "m-1", "DE", "12:09:00", "12:12:40"),
+                    // 13: no arrivalTime: its event time stands for it
+                    tx("t11", "erin", 200, "d-e1", "m-5", "DE", "12:13:00", null));
+
+    private static String pane(
+            String user,
+            String windowStart,
+            String windowEnd,
+            long txCount,
+            long sum,
+            long max,
+            int devices,
+            int merchants,
+            int countries,
+            int revision,
+            String timing,
+            int lateIncluded,
+            String watermark) {
+        return String.format(
+                Locale.ROOT,
+                "{\"userId\":\"%s\",\"windowStart\":\"%s\",\"windowEnd\":\"%s\",\"txCount\":%d,"
+                        + "\"amountSum\":%d,\"amountMax\":%d,\"distinctDevices\":%d,"
+                        + "\"distinctMerchants\":%d,\"distinctCountries\":%d,\"revision\":%d,"
+                        + "\"timing\":\"%s\",\"lateRecordsIncluded\":%d,\"emittedAt\":\"%s\","
+                        + "\"watermark\":\"%s\"}",
+                user,
+                windowStart,
+                windowEnd,
+                txCount,
+                sum,
+                max,
+                devices,
+                merchants,
+                countries,
+                revision,
+                timing,
+                lateIncluded,
+                watermark,
+                watermark);
+    }
+
+    @Test
+    void everyFateOfAHandWrittenFileEndToEnd() throws Exception {
+        Path input = tmp.resolve("tx.jsonl");
+        Files.writeString(input, String.join("\n", HAND_WRITTEN) + "\n", StandardCharsets.UTF_8);
+        Path out = tmp.resolve("out");
+        Set<Thread> threadsBefore = liveNonDaemonThreads();
+
+        StringWriter stdout = new StringWriter();
+        StringWriter stderr = new StringWriter();
+        CommandLine cli = FraudCli.commandLine();
+        cli.setOut(new PrintWriter(stdout, true));
+        cli.setErr(new PrintWriter(stderr, true));
+        int exit =
+                cli.execute(
+                        "replay",
+                        "--input",
+                        input.toString(),
+                        "--output",
+                        out.toString(),
+                        "--window",
+                        "10m",
+                        "--allowed-lateness",
+                        "2m",
+                        "--out-of-orderness",
+                        "5s",
+                        "--future-tolerance",
+                        "5m",
+                        "--parallelism",
+                        "2");
+
+        assertThat(exit).as(stderr.toString()).isZero();
+
+        String w0 = at("12:00:00");
+        String w1 = at("12:10:00");
+        String w2 = at("12:20:00");
+        String fired = at("12:10:04.999");
+        assertThat(lines(out.resolve("features.jsonl")))
+                .containsExactly(
+                        pane("alice", w0, w1, 2, 3000, 2000, 2, 1, 1, 0, "ON_TIME", 0, fired),
+                        pane("bob", w0, w1, 1, 500, 500, 1, 1, 1, 0, "ON_TIME", 0, fired),
+                        pane("bob", w0, w1, 2, 750, 500, 1, 2, 1, 1, "LATE", 1, fired),
+                        pane("dave", w1, w2, 1, 300, 300, 1, 1, 1, 0, "ON_TIME", 0, END_OF_INPUT),
+                        pane("erin", w1, w2, 2, 300, 200, 1, 1, 1, 0, "ON_TIME", 0, END_OF_INPUT),
+                        pane("frank", w0, w1, 1, 900, 900, 1, 1, 1, 0, "LATE", 1, fired));
+
+        List<JsonNode> late = json(out.resolve("late.jsonl"));
+        assertThat(late).hasSize(2);
+        JsonNode tooLate = late.get(0);
+        assertThat(tooLate.at("/transaction/transactionId").asText()).isEqualTo("t10");
+        assertThat(tooLate.get("reason").asText()).isEqualTo("TOO_LATE");
+        assertThat(tooLate.get("windowStart").asText()).isEqualTo(w0);
+        assertThat(tooLate.get("windowEnd").asText()).isEqualTo(w1);
+        assertThat(tooLate.get("watermark").asText()).isEqualTo(at("12:12:24.999"));
+        assertThat(tooLate.get("lateByMillis").asLong()).isEqualTo(204_999);
+        assertThat(tooLate.get("detectedAt").asText()).isEqualTo(at("12:12:24.999"));
+        JsonNode future = late.get(1);
+        assertThat(future.at("/transaction/transactionId").asText()).isEqualTo("t6");
+        assertThat(future.get("reason").asText()).isEqualTo("FUTURE_DATED");
+        assertThat(future.get("windowStart").asText()).isEqualTo(at("13:00:00"));
+        assertThat(future.get("windowEnd").asText()).isEqualTo(at("13:10:00"));
+        assertThat(future.get("watermark").asText()).isEqualTo(at("12:01:54.999"));
+        assertThat(future.get("lateByMillis").asLong()).isEqualTo(-56 * 60_000);
+        assertThat(future.get("detectedAt").asText()).isEqualTo(at("12:04:00"));
+
+        List<JsonNode> dead = json(out.resolve("dead-letters.jsonl"));
+        assertThat(dead).hasSize(2);
+        assertThat(dead.get(0).get("reason").asText()).isEqualTo("UNDECODABLE");
+        assertThat(dead.get(0).get("sourceTopic").asText()).isEqualTo("tx.jsonl");
+        assertThat(dead.get(0).get("sourcePartition").asInt()).isZero();
+        assertThat(dead.get(0).get("sourceOffset").asLong()).isEqualTo(4);
+        assertThat(dead.get(0).get("errorMessage").asText())
+                .startsWith("tx.jsonl:4: not valid JSON");
+        assertThat(Base64.getDecoder().decode(dead.get(0).get("value").asText()))
+                .isEqualTo(HAND_WRITTEN.get(3).getBytes(StandardCharsets.UTF_8));
+        assertThat(dead.get(0).get("detectedAt").asText()).isEqualTo(at("12:02:02"));
+        assertThat(dead.get(1).get("reason").asText()).isEqualTo("INVALID");
+        assertThat(dead.get(1).get("sourceOffset").asLong()).isEqualTo(5);
+        assertThat(dead.get(1).get("errorMessage").asText())
+                .isEqualTo("amountMinor is negative (-5) in transaction t5");
+        assertThat(dead.get(1).get("detectedAt").asText()).isEqualTo(at("12:03:00"));
+
+        assertThat(stdout.toString())
+                .contains("input lines            13")
+                .contains("valid                  10")
+                .contains("dead letters            2")
+                .contains("quarantined             1")
+                .contains("too late                1")
+                .contains("feature panes           6  of which 2 LATE")
+                .contains(out.resolve("features.jsonl").toString());
+        try (Stream<Path> files = Files.list(out)) {
+            assertThat(files.map(p -> p.getFileName().toString()))
+                    .as("staging and temporary files are gone")
+                    .containsExactlyInAnyOrder(
+                            "features.jsonl", "late.jsonl", "dead-letters.jsonl");
+        }
+        assertThat(newThreadsAfterSettling(threadsBefore))
+                .as("threads left behind by the replay")
+                .isEmpty();
+    }
+
+    // ---- determinism, on simulated traffic ----
+
+    @BeforeAll
+    static void simulate() throws IOException {
+        SimulationConfig config =
+                SimulationConfig.builder()
+                        .users(30)
+                        .start(Instant.parse("2026-11-28T12:00:00Z")) // afternoon: busy
+                        .duration(Duration.ofHours(2))
+                        .seed(11)
+                        .txPerUserDay(600)
+                        .duplicateRate(0.02)
+                        .futureRate(0.01)
+                        .hoursLateShare(0.02)
+                        .malformedRate(0.01)
+                        .build();
+        StringBuilder text = new StringBuilder();
+        for (SimulatedRecord r : TransactionSimulator.generateAll(config)) {
+            text.append(r.jsonLine()).append('\n');
+        }
+        simulated = shared.resolve("simulated.jsonl");
+        Files.writeString(simulated, text, StandardCharsets.UTF_8);
+    }
+
+    private static ReplayConfig simulatedReplay(Path output, int parallelism) {
+        Map<String, String> options = new LinkedHashMap<>();
+        // Short windows and no out-of-orderness, so that network delays of a second or two make
+        // records late within grace often enough to be compared.
+        options.put("window-size", "1m");
+        options.put("allowed-lateness", "1m");
+        options.put("out-of-orderness", "0s");
+        options.put("parallelism", Integer.toString(parallelism));
+        options.put("state-backend", "hashmap");
+        return ReplayConfig.of(simulated, output, JobConfig.of(options));
+    }
+
+    /** The simulated file replayed once at parallelism 2, shared by the tests below. */
+    private static synchronized Path reference() throws Exception {
+        if (reference == null) {
+            Path out = shared.resolve("reference");
+            ReplaySummary s = Replay.run(simulatedReplay(out, 2));
+            System.out.print(s.format(simulatedReplay(out, 2)));
+            // The file exercises every path, or the comparisons below prove little.
+            assertThat(s.deadLetters()).isPositive();
+            assertThat(s.quarantined()).isPositive();
+            assertThat(s.tooLate()).isPositive();
+            assertThat(s.latePanes()).isPositive();
+            assertThat(s.inputLines()).isEqualTo(Files.readAllLines(simulated).size());
+            assertThat(s.inputLines()).isEqualTo(s.valid() + s.deadLetters() + s.quarantined());
+            reference = out;
+        }
+        return reference;
+    }
+
+    @Test
+    void simulatedTrafficReplayedTwiceGivesByteIdenticalFiles() throws Exception {
+        Path again = tmp.resolve("again");
+        Replay.run(simulatedReplay(again, 2));
+
+        assertSameFiles(reference(), again);
+    }
+
+    @Test
+    void theOutputDoesNotDependOnTheWindowParallelism() throws Exception {
+        Path single = tmp.resolve("p1");
+        Replay.run(simulatedReplay(single, 1));
+
+        assertSameFiles(reference(), single);
+    }
+
+    // ---- helpers ----
+
+    private static void assertSameFiles(Path expected, Path actual) throws IOException {
+        for (ReplayOutput<?> output : ReplayOutput.ALL) {
+            byte[] a = Files.readAllBytes(expected.resolve(output.fileName()));
+            byte[] b = Files.readAllBytes(actual.resolve(output.fileName()));
+            assertThat(a).as(output.fileName()).isNotEmpty();
+            if (!Arrays.equals(a, b)) {
+                // The lines, for a readable failure.
+                assertThat(lines(actual.resolve(output.fileName())))
+                        .as(output.fileName())
+                        .containsExactlyElementsOf(lines(expected.resolve(output.fileName())));
+            }
+            assertThat(b).as(output.fileName()).isEqualTo(a);
+        }
+    }
+
+    private static List<String> lines(Path file) throws IOException {
+        return Files.readAllLines(file, StandardCharsets.UTF_8);
+    }
+
+    private static List<JsonNode> json(Path file) throws IOException {
+        List<JsonNode> out = new ArrayList<>();
+        for (String line : lines(file)) {
+            out.add(JSON.readTree(line));
+        }
+        return out;
+    }
+
+    private static Set<Thread> liveNonDaemonThreads() {
+        return Thread.getAllStackTraces().keySet().stream()
+                .filter(t -> t.isAlive() && !t.isDaemon())
+                .collect(Collectors.toSet());
+    }
+
+    /**
+     * Non-daemon threads started since {@code before} that are still alive after a grace period.
+     */
+    private static List<String> newThreadsAfterSettling(Set<Thread> before)
+            throws InterruptedException {
+        List<String> left = List.of();
+        for (int i = 0; i < 50; i++) {
+            left =
+                    liveNonDaemonThreads().stream()
+                            .filter(t -> !before.contains(t))
+                            .map(Thread::getName)
+                            .sorted()
+                            .toList();
+            if (left.isEmpty()) {
+                break;
+            }
+            Thread.sleep(200);
+        }
+        return left;
+    }
+}
