@@ -17,6 +17,7 @@ import org.fraudpipe.job.kafka.TopicProvisioner;
 import org.fraudpipe.job.local.BrokerRuntime;
 import org.fraudpipe.job.local.BrokerState;
 import org.fraudpipe.job.local.LocalKafkaBroker;
+import org.fraudpipe.job.local.LocalSchemaRegistry;
 import org.fraudpipe.schemas.TopicNames;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -28,8 +29,9 @@ import picocli.CommandLine.Option;
         mixinStandardHelpOptions = true,
         description = {
             "Runs a real Apache Kafka broker (KRaft, one node, localhost only) as a background JVM from"
-                    + " Maven Central jars, and creates the project's topics.",
-            "State, log segments and the broker log live in the data directory."
+                    + " Maven Central jars, and creates the project's topics; next to it, a local"
+                    + " schema registry (Confluent REST API) in a small JVM of its own.",
+            "State, log segments, registered schemas and both logs live in the data directory."
         },
         subcommands = {
             KafkaCommand.Start.class,
@@ -67,8 +69,10 @@ public final class KafkaCommand implements Runnable {
             name = "start",
             mixinStandardHelpOptions = true,
             description =
-                    "Starts the broker in the background, waits until it answers and creates the"
-                            + " topics (features and scores compacted). Prints its bootstrap address.")
+                    "Starts the broker and the schema registry in the background (each unless it"
+                            + " already runs), waits until they answer and creates the topics"
+                            + " (features and scores compacted). Prints bootstrap.servers and"
+                            + " schema.registry.url.")
     static final class Start implements Callable<Integer> {
         @Mixin DataDir dataDir;
 
@@ -85,6 +89,13 @@ public final class KafkaCommand implements Runnable {
                 description =
                         "KRaft controller port on localhost; 0 picks a free one (default: ${DEFAULT-VALUE}).")
         int controllerPort;
+
+        @Option(
+                names = "--registry-port",
+                defaultValue = "8081",
+                description =
+                        "Schema registry port on localhost; 0 picks a free one (default: ${DEFAULT-VALUE}).")
+        int registryPort;
 
         @Option(
                 names = "--partitions",
@@ -115,34 +126,72 @@ public final class KafkaCommand implements Runnable {
             }
             Path dir = dataDir.resolve();
             Optional<BrokerState> running = LocalKafkaBroker.running(dir);
+            String bootstrap;
+            LocalKafkaBroker started = null;
             if (running.isPresent()) {
+                bootstrap = running.get().bootstrapServers();
                 System.out.printf(
                         "Kafka broker already running: %s (pid %d), data dir %s%n",
-                        running.get().bootstrapServers(), running.get().pid(), dir);
-                return 0;
+                        bootstrap, running.get().pid(), dir);
+            } else {
+                started =
+                        LocalKafkaBroker.start(
+                                new LocalKafkaBroker.Settings(
+                                        dir, port, controllerPort, false, timeout, maxHeap),
+                                BrokerRuntime.fromSystemProperty());
+                bootstrap = started.bootstrapServers();
+                List<String> created;
+                try (Admin admin = admin(bootstrap)) {
+                    created =
+                            new TopicProvisioner(admin)
+                                    .ensureTopics(TopicNames.defaults(), partitions, (short) 1);
+                } catch (RuntimeException e) {
+                    started.close();
+                    throw e;
+                }
+                System.out.printf(
+                        "Kafka broker running: %s (pid %d)%n  data dir %s%n  log      %s%n  topics"
+                                + " created: %s%n",
+                        bootstrap,
+                        started.pid(),
+                        dir,
+                        dir.resolve(LocalKafkaBroker.LOG_FILE),
+                        created.isEmpty() ? "none (all existed)" : String.join(", ", created));
             }
-            LocalKafkaBroker broker =
-                    LocalKafkaBroker.start(
-                            new LocalKafkaBroker.Settings(
-                                    dir, port, controllerPort, false, timeout, maxHeap),
-                            BrokerRuntime.fromSystemProperty());
-            List<String> created;
-            try (Admin admin = admin(broker.bootstrapServers())) {
-                created =
-                        new TopicProvisioner(admin)
-                                .ensureTopics(TopicNames.defaults(), partitions, (short) 1);
-            } catch (RuntimeException e) {
-                broker.close();
-                throw e;
+            Optional<LocalSchemaRegistry.State> registry = LocalSchemaRegistry.running(dir);
+            if (registry.isPresent()) {
+                System.out.printf(
+                        "Schema registry already running: %s (pid %d)%n",
+                        registry.get().url(), registry.get().pid());
+            } else {
+                try {
+                    registry =
+                            Optional.of(
+                                    LocalSchemaRegistry.start(
+                                            new LocalSchemaRegistry.Settings(
+                                                    dir, registryPort, false, timeout)));
+                } catch (RuntimeException e) {
+                    if (started != null) {
+                        started.close();
+                    }
+                    throw e;
+                }
+                System.out.printf(
+                        "Schema registry running: %s (pid %d)%n  schemas  %s%n  log      %s%n",
+                        registry.get().url(),
+                        registry.get().pid(),
+                        dir.resolve(LocalSchemaRegistry.JOURNAL_FILE),
+                        dir.resolve(LocalSchemaRegistry.LOG_FILE));
             }
             System.out.printf(
-                    "Kafka broker running: %s (pid %d)%n  data dir %s%n  log      %s%n  topics"
-                            + " created: %s%nStop it with: ./fraud kafka stop%n",
-                    broker.bootstrapServers(),
-                    broker.pid(),
-                    dir,
-                    dir.resolve(LocalKafkaBroker.LOG_FILE),
-                    created.isEmpty() ? "none (all existed)" : String.join(", ", created));
+                    "Connect with:%n  bootstrap.servers=%s%n  schema.registry.url=%s%n"
+                            + "  (options: --bootstrap-servers %s --schema-registry-url %s)%n"
+                            + "Stop both with: ./fraud kafka stop%s%n",
+                    bootstrap,
+                    registry.get().url(),
+                    bootstrap,
+                    registry.get().url(),
+                    dataDir.dataDir == null ? "" : " --data-dir " + dir);
             return 0;
         }
     }
@@ -151,8 +200,9 @@ public final class KafkaCommand implements Runnable {
             name = "stop",
             mixinStandardHelpOptions = true,
             description =
-                    "Stops the broker (controlled shutdown; killed if it takes longer than the"
-                            + " grace period). Data is kept for the next start.")
+                    "Stops the schema registry and the broker (controlled shutdown; killed if it"
+                            + " takes longer than the grace period). Data and registered schemas"
+                            + " are kept for the next start.")
     static final class Stop implements Callable<Integer> {
         @Mixin DataDir dataDir;
 
@@ -166,6 +216,14 @@ public final class KafkaCommand implements Runnable {
         @Override
         public Integer call() {
             Path dir = dataDir.resolve();
+            Optional<LocalSchemaRegistry.State> registry = LocalSchemaRegistry.running(dir);
+            if (LocalSchemaRegistry.stop(dir, grace)) {
+                System.out.printf(
+                        "Schema registry stopped (pid %d)%n",
+                        registry.map(LocalSchemaRegistry.State::pid).orElse(-1L));
+            } else {
+                System.out.printf("No schema registry running from %s%n", dir);
+            }
             Optional<BrokerState> state = LocalKafkaBroker.running(dir);
             if (LocalKafkaBroker.stop(dir, grace)) {
                 System.out.printf(
@@ -181,18 +239,41 @@ public final class KafkaCommand implements Runnable {
             name = "status",
             mixinStandardHelpOptions = true,
             description =
-                    "Says whether the broker runs and answers, and lists its topics. Exit code 0 if"
-                            + " it runs and answers, 1 if not.")
+                    "Says whether the broker and the schema registry run and answer, and lists the"
+                            + " topics. Exit code 0 if both run and answer, 1 if not.")
     static final class Status implements Callable<Integer> {
         @Mixin DataDir dataDir;
 
         @Override
         public Integer call() {
             Path dir = dataDir.resolve();
+            boolean brokerOk = brokerStatus(dir);
+            Optional<LocalSchemaRegistry.State> registry = LocalSchemaRegistry.running(dir);
+            if (registry.isEmpty()) {
+                System.out.printf("Schema registry: not running%n");
+                return 1;
+            }
+            LocalSchemaRegistry.State r = registry.get();
+            boolean registryOk = LocalSchemaRegistry.answers(r.url());
+            System.out.printf(
+                    "Schema registry: %s, %s (pid %d), up %s%n  schemas  %s%n",
+                    registryOk
+                            ? "running"
+                            : "running but not answering (see "
+                                    + dir.resolve(LocalSchemaRegistry.LOG_FILE)
+                                    + ")",
+                    r.url(),
+                    r.pid(),
+                    humanDuration(Duration.between(r.startedAt(), Instant.now())),
+                    dir.resolve(LocalSchemaRegistry.JOURNAL_FILE));
+            return brokerOk && registryOk ? 0 : 1;
+        }
+
+        private static boolean brokerStatus(Path dir) {
             Optional<BrokerState> state = LocalKafkaBroker.running(dir);
             if (state.isEmpty()) {
                 System.out.printf("Kafka broker: not running (data dir %s)%n", dir);
-                return 1;
+                return false;
             }
             BrokerState s = state.get();
             System.out.printf(
@@ -205,12 +286,12 @@ public final class KafkaCommand implements Runnable {
                 Set<String> topics =
                         new TreeSet<>(admin.listTopics().names().get(10, TimeUnit.SECONDS));
                 System.out.printf("  topics   %s%n", String.join(", ", topics));
-                return 0;
+                return true;
             } catch (Exception e) {
                 System.out.printf(
                         "  but it does not answer: %s%n  see %s%n",
                         e, dir.resolve(LocalKafkaBroker.LOG_FILE));
-                return 1;
+                return false;
             }
         }
     }

@@ -51,9 +51,10 @@ public enum JobOption {
     BOOTSTRAP_SERVERS("bootstrap-servers", "localhost:9092", "Kafka bootstrap servers."),
     SCHEMA_REGISTRY_URL(
             "schema-registry-url",
-            "mock://fraudpipe",
-            "Confluent-compatible schema registry (http(s)://...), or mock://SCOPE for an"
-                    + " in-process registry shared by everything in one JVM."),
+            "http://localhost:8081",
+            "Confluent-compatible schema registry (http(s)://...; `./fraud kafka start` runs one"
+                    + " on localhost:8081), or mock://SCOPE for an in-process registry shared by"
+                    + " everything in one JVM (tests)."),
     GROUP_ID("group-id", "fraudpipe-feature-job", "Kafka consumer group of the source."),
     STARTING_OFFSETS(
             "starting-offsets",

@@ -376,7 +376,7 @@ public final class LocalKafkaBroker implements AutoCloseable {
         }
     }
 
-    private static int freePort() {
+    static int freePort() {
         try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
             socket.setReuseAddress(true);
             return socket.getLocalPort();
@@ -385,7 +385,7 @@ public final class LocalKafkaBroker implements AutoCloseable {
         }
     }
 
-    private static int requireFree(int port, String option) {
+    static int requireFree(int port, String option) {
         try (ServerSocket socket = new ServerSocket(port, 1, InetAddress.getLoopbackAddress())) {
             socket.setReuseAddress(true);
             return port;
@@ -393,7 +393,7 @@ public final class LocalKafkaBroker implements AutoCloseable {
             throw new IllegalStateException(
                     "port "
                             + port
-                            + " on localhost is in use (another Kafka?): choose another with "
+                            + " on localhost is in use (another Kafka or schema registry?): choose another with "
                             + option
                             + " (0 picks a free one), or stop what holds it");
         }
@@ -408,7 +408,7 @@ public final class LocalKafkaBroker implements AutoCloseable {
         }
     }
 
-    private static java.io.File nullFile() {
+    static java.io.File nullFile() {
         return new java.io.File(
                 System.getProperty("os.name").startsWith("Windows") ? "NUL" : "/dev/null");
     }

@@ -39,7 +39,7 @@ public final class TooLateRecordFunction extends ProcessFunction<Transaction, La
     private static final long serialVersionUID = 1L;
 
     /** Counter of too-late transactions, in this operator's metric group. */
-    public static final String TOO_LATE_RECORDS_METRIC = "tooLateRecords";
+    public static final String TOO_LATE_RECORDS_METRIC = "fraudRecordsTooLate";
 
     private final FeatureWindowSpec spec;
     private final WindowAssignment assignment;

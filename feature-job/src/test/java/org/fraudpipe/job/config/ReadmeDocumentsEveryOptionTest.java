@@ -1,0 +1,50 @@
+package org.fraudpipe.job.config;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.fraudpipe.job.ingest.IngestRouter;
+import org.fraudpipe.job.topology.PaneMetrics;
+import org.fraudpipe.job.window.TooLateRecordFunction;
+import org.junit.jupiter.api.Test;
+
+/** The README is where operators look: its configuration and metrics tables must match the code. */
+class ReadmeDocumentsEveryOptionTest {
+
+    private static String readme() throws Exception {
+        Path readme = Path.of(System.getProperty("user.dir")).getParent().resolve("README.md");
+        return Files.readString(readme, StandardCharsets.UTF_8);
+    }
+
+    @Test
+    void everyJobOptionIsInTheConfigurationTableWithItsDefault() throws Exception {
+        String readme = readme();
+        for (JobOption option : JobOption.values()) {
+            assertThat(readme)
+                    .as("README row of %s", option.flag())
+                    .contains("| `" + option.flag() + "` | `" + option.defaultValue() + "` |");
+        }
+    }
+
+    @Test
+    void everyMetricIsInTheMetricsTable() throws Exception {
+        String readme = readme();
+        for (String metric :
+                new String[] {
+                    IngestRouter.RECORDS_IN,
+                    IngestRouter.RECORDS_VALID,
+                    IngestRouter.RECORDS_DEAD_LETTERED,
+                    IngestRouter.RECORDS_QUARANTINED,
+                    IngestRouter.RECORDS_TOO_LATE_AFTER_RESTORE,
+                    IngestRouter.WATERMARK_LAG_MS,
+                    TooLateRecordFunction.TOO_LATE_RECORDS_METRIC,
+                    PaneMetrics.WINDOWS_FIRED,
+                    PaneMetrics.LATE_REFIRES,
+                    PaneMetrics.EMIT_DELAY_MS
+                }) {
+            assertThat(readme).as("README metrics table").contains("| `" + metric + "`");
+        }
+    }
+}
