@@ -1,0 +1,178 @@
+package org.fraudpipe.job.scoring;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import org.apache.flink.api.common.serialization.SerializerConfigImpl;
+import org.apache.flink.api.common.typeinfo.TypeInformation;
+import org.apache.flink.streaming.api.watermark.Watermark;
+import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
+import org.apache.flink.streaming.util.OneInputStreamOperatorTestHarness;
+import org.fraudpipe.job.window.ProcessingTimeSource;
+import org.fraudpipe.schemas.avro.Decision;
+import org.fraudpipe.schemas.avro.FeatureRecord;
+import org.fraudpipe.schemas.avro.ScoreRecord;
+import org.fraudpipe.schemas.avro.Timing;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+class BatchScoringOperatorTest {
+
+    static final Instant START = Instant.parse("2026-11-28T12:00:00Z");
+    static final Instant END = Instant.parse("2026-11-28T12:10:00Z");
+
+    /** Records the batches it is given; scores a pane as txCount / 100. */
+    static final class RecordingScorer implements PaneScorer {
+        static final List<Integer> BATCHES = new ArrayList<>();
+
+        @Override
+        public List<ScoreRecord> score(List<FeatureRecord> panes, long scoredAt) {
+            BATCHES.add(panes.size());
+            List<ScoreRecord> out = new ArrayList<>();
+            for (FeatureRecord f : panes) {
+                out.add(
+                        new ScoreRecord(
+                                f.getUserId(),
+                                f.getWindowStart(),
+                                f.getWindowEnd(),
+                                f,
+                                f.getTxCount() / 100.0,
+                                Decision.ALLOW,
+                                "test",
+                                "1",
+                                f.getRevision(),
+                                f.getTiming(),
+                                scoredAt == BatchScoringOperator.SCORED_AT_EMITTED_AT
+                                        ? f.getEmittedAt()
+                                        : Instant.ofEpochMilli(scoredAt)));
+            }
+            return out;
+        }
+
+        @Override
+        public void close() {}
+    }
+
+    static final class RecordingFactory implements PaneScorer.Factory {
+        @Override
+        public PaneScorer create() {
+            return new RecordingScorer();
+        }
+
+        @Override
+        public void validate() {}
+    }
+
+    static FeatureRecord pane(String user, long txCount, int revision) {
+        return new FeatureRecord(
+                user,
+                START,
+                END,
+                txCount,
+                100L * txCount,
+                100L,
+                1,
+                1,
+                1,
+                revision,
+                revision == 0 ? Timing.ON_TIME : Timing.LATE,
+                revision,
+                END.plusSeconds(5 + revision),
+                END.minusMillis(1));
+    }
+
+    private OneInputStreamOperatorTestHarness<FeatureRecord, ScoreRecord> harness;
+
+    private OneInputStreamOperatorTestHarness<FeatureRecord, ScoreRecord> open(
+            int batch, long delay, ProcessingTimeSource clock) throws Exception {
+        RecordingScorer.BATCHES.clear();
+        harness =
+                new OneInputStreamOperatorTestHarness<>(
+                        new BatchScoringOperator(new RecordingFactory(), batch, delay, clock));
+        harness.setup(
+                TypeInformation.of(ScoreRecord.class).createSerializer(new SerializerConfigImpl()));
+        harness.open();
+        return harness;
+    }
+
+    @AfterEach
+    void close() throws Exception {
+        if (harness != null) {
+            harness.close();
+        }
+    }
+
+    @Test
+    void aBurstOfPanesIsScoredAsOneBatchBeforeTheWatermarkPasses() throws Exception {
+        open(1000, 60_000, ProcessingTimeSource.WALL_CLOCK);
+        harness.processElement(new StreamRecord<>(pane("a", 1, 0), 10));
+        harness.processElement(new StreamRecord<>(pane("b", 2, 0), 10));
+        harness.processElement(new StreamRecord<>(pane("c", 3, 0), 10));
+        assertThat(harness.getOutput()).isEmpty();
+
+        harness.processWatermark(new Watermark(END.toEpochMilli()));
+
+        ConcurrentLinkedQueue<Object> out = harness.getOutput();
+        assertThat(out).hasSize(4);
+        assertThat(out.toArray()[3]).isEqualTo(new Watermark(END.toEpochMilli()));
+        assertThat(harness.extractOutputValues())
+                .extracting(ScoreRecord::getUserId, ScoreRecord::getScore)
+                .containsExactly(
+                        org.assertj.core.groups.Tuple.tuple("a", 0.01),
+                        org.assertj.core.groups.Tuple.tuple("b", 0.02),
+                        org.assertj.core.groups.Tuple.tuple("c", 0.03));
+        assertThat(harness.extractOutputStreamRecords()).allMatch(r -> r.getTimestamp() == 10);
+        assertThat(RecordingScorer.BATCHES).containsExactly(3);
+    }
+
+    @Test
+    void aFullBufferIsScoredAtOnce() throws Exception {
+        open(2, 60_000, ProcessingTimeSource.WALL_CLOCK);
+        for (int i = 0; i < 5; i++) {
+            harness.processElement(new StreamRecord<>(pane("u" + i, i, 0), i));
+        }
+        assertThat(RecordingScorer.BATCHES).containsExactly(2, 2);
+        assertThat(harness.extractOutputValues()).hasSize(4);
+    }
+
+    @Test
+    void aLateRefireBetweenWatermarksIsScoredAfterTheDelayInRevisionOrder() throws Exception {
+        open(1000, 50, ProcessingTimeSource.WALL_CLOCK);
+        harness.setProcessingTime(1_000);
+        harness.processElement(new StreamRecord<>(pane("a", 1, 1), 10));
+        harness.processElement(new StreamRecord<>(pane("a", 2, 2), 10));
+        harness.setProcessingTime(1_049);
+        assertThat(harness.extractOutputValues()).isEmpty();
+
+        harness.setProcessingTime(1_050);
+
+        assertThat(harness.extractOutputValues())
+                .extracting(ScoreRecord::getRevision, ScoreRecord::getScoredAt)
+                .containsExactly(
+                        org.assertj.core.groups.Tuple.tuple(1, Instant.ofEpochMilli(1_050)),
+                        org.assertj.core.groups.Tuple.tuple(2, Instant.ofEpochMilli(1_050)));
+    }
+
+    @Test
+    void theBufferIsEmptiedBeforeACheckpointSoTheOperatorHasNoState() throws Exception {
+        open(1000, 60_000, ProcessingTimeSource.WALL_CLOCK);
+        harness.processElement(new StreamRecord<>(pane("a", 1, 0), 10));
+
+        harness.prepareSnapshotPreBarrier(1);
+
+        assertThat(harness.extractOutputValues()).hasSize(1);
+        assertThat(harness.snapshot(1, 1).getManagedOperatorState()).isEmpty();
+    }
+
+    @Test
+    void inAReplayScoresAreStampedWithThePanesEmitTime() throws Exception {
+        open(1000, 60_000, ProcessingTimeSource.WATERMARK);
+        harness.processElement(new StreamRecord<>(pane("a", 1, 0), 10));
+        harness.processWatermark(new Watermark(END.toEpochMilli()));
+        assertThat(harness.extractOutputValues().get(0).getScoredAt())
+                .isEqualTo(END.plusSeconds(5));
+    }
+}
