@@ -22,6 +22,7 @@ import org.fraudpipe.schemas.Topic;
 import org.fraudpipe.schemas.avro.DeadLetter;
 import org.fraudpipe.schemas.avro.FeatureRecord;
 import org.fraudpipe.schemas.avro.LateRecord;
+import org.fraudpipe.schemas.avro.ScoreRecord;
 import org.fraudpipe.schemas.avro.WindowKey;
 
 /**
@@ -64,7 +65,7 @@ public final class KafkaIO {
                         .uid(Uids.KAFKA_SOURCE);
     }
 
-    /** The features, late and dead-letter topics, exactly-once. */
+    /** The features, scores, late and dead-letter topics, exactly-once. */
     public static OutputSinks sinks(JobConfig config) {
         return new OutputSinks() {
             @Override
@@ -77,6 +78,18 @@ public final class KafkaIO {
                                         f -> new WindowKey(f.getUserId(), f.getWindowStart())))
                         .uid(Uids.FEATURES_SINK)
                         .name(OperatorNames.FEATURES_SINK);
+            }
+
+            @Override
+            public void scores(DataStream<ScoreRecord> scores) {
+                scores.sinkTo(
+                                sink(
+                                        config,
+                                        Topic.SCORES,
+                                        ScoreRecord.class,
+                                        s -> new WindowKey(s.getUserId(), s.getWindowStart())))
+                        .uid(Uids.SCORES_SINK)
+                        .name(OperatorNames.SCORES_SINK);
             }
 
             @Override

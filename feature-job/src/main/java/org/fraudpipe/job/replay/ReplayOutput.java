@@ -6,6 +6,7 @@ import org.apache.avro.specific.SpecificRecordBase;
 import org.fraudpipe.schemas.avro.DeadLetter;
 import org.fraudpipe.schemas.avro.FeatureRecord;
 import org.fraudpipe.schemas.avro.LateRecord;
+import org.fraudpipe.schemas.avro.ScoreRecord;
 
 /**
  * One output file of a replay: its name, its record type and its canonical order.
@@ -32,6 +33,15 @@ public record ReplayOutput<T extends SpecificRecordBase>(
                     Comparator.comparing(FeatureRecord::getUserId)
                             .thenComparing(FeatureRecord::getWindowStart)
                             .thenComparingInt(FeatureRecord::getRevision));
+
+    /** Every pane's score: by user, window start, revision (a unique key). */
+    public static final ReplayOutput<ScoreRecord> SCORES =
+            new ReplayOutput<>(
+                    "scores",
+                    ScoreRecord.class,
+                    Comparator.comparing(ScoreRecord::getUserId)
+                            .thenComparing(ScoreRecord::getWindowStart)
+                            .thenComparingInt(ScoreRecord::getRevision));
 
     /**
      * Too-late and future-dated transactions: by transaction id, reason (symbol name), detection

@@ -13,6 +13,7 @@ import org.fraudpipe.job.topology.Uids;
 import org.fraudpipe.schemas.avro.DeadLetter;
 import org.fraudpipe.schemas.avro.FeatureRecord;
 import org.fraudpipe.schemas.avro.LateRecord;
+import org.fraudpipe.schemas.avro.ScoreRecord;
 
 /**
  * The replay's {@link OutputSinks}: each output stream goes through a {@link FileSink} into its own
@@ -40,6 +41,13 @@ public final class ReplaySinks implements OutputSinks {
         features.sinkTo(fileSink(ReplayOutput.FEATURES))
                 .uid(Uids.REPLAY_FEATURES_SINK)
                 .name(OperatorNames.REPLAY_FEATURES_SINK);
+    }
+
+    @Override
+    public void scores(DataStream<ScoreRecord> scores) {
+        scores.sinkTo(fileSink(ReplayOutput.SCORES))
+                .uid(Uids.REPLAY_SCORES_SINK)
+                .name(OperatorNames.REPLAY_SCORES_SINK);
     }
 
     @Override

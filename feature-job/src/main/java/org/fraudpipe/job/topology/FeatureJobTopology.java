@@ -1,17 +1,21 @@
 package org.fraudpipe.job.topology;
 
+import java.time.Duration;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.fraudpipe.job.ingest.IngestRouter;
 import org.fraudpipe.job.ingest.IngestedRecord;
+import org.fraudpipe.job.scoring.BatchScoringOperator;
+import org.fraudpipe.job.scoring.PaneScorer;
 import org.fraudpipe.job.window.FeatureWindowSpec;
 import org.fraudpipe.job.window.FeatureWindows;
 import org.fraudpipe.job.window.WindowedFeatures;
 import org.fraudpipe.schemas.avro.DeadLetter;
 import org.fraudpipe.schemas.avro.FeatureRecord;
 import org.fraudpipe.schemas.avro.LateRecord;
+import org.fraudpipe.schemas.avro.ScoreRecord;
 import org.fraudpipe.schemas.avro.Transaction;
 
 /**
@@ -25,6 +29,7 @@ import org.fraudpipe.schemas.avro.Transaction;
  *          | \--------------------------------------------> late (FUTURE_DATED)
  *          v
  *     keyBy(userId) -> tumbling window + allowed lateness -> features (every pane)
+ *                          |                                  \-> batch scoring -> scores
  *                          \-> too-late side output -------> late (TOO_LATE)
  * </pre>
  *
@@ -32,27 +37,54 @@ import org.fraudpipe.schemas.avro.Transaction;
  * source subtask's records and watermarks in their order. A replay relies on that: source and
  * router at parallelism 1 give every window subtask one ordered input channel.
  *
- * <p>Scoring is the next stage on the features stream (issue #4): it takes {@link
- * Streams#features()} and adds a scores sink; nothing else changes.
+ * <p>Scoring is optional ({@link Scoring}): chained to the window operator, it scores every pane,
+ * on time and late, in batches ({@link BatchScoringOperator}).
  */
 public final class FeatureJobTopology {
 
-    /** The job's output streams, before sinks. */
+    /**
+     * The job's output streams, before sinks.
+     *
+     * @param scores every pane's score, or null when the topology does not score
+     */
     public record Streams(
             DataStream<FeatureRecord> features,
+            DataStream<ScoreRecord> scores,
             DataStream<LateRecord> late,
             DataStream<DeadLetter> deadLetters) {}
 
+    /**
+     * The scoring stage: the model (validated on the client before the job is built) and how panes
+     * are batched.
+     */
+    public record Scoring(PaneScorer.Factory scorer, int maxBatchSize, Duration maxDelay) {}
+
     private FeatureJobTopology() {}
 
-    /** Builds the streams from {@code source} and attaches {@code sinks}. */
+    /** Builds the streams from {@code source} and attaches {@code sinks}; no scoring. */
     public static Streams build(
             StreamExecutionEnvironment env,
             TransactionSource source,
             FeatureWindowSpec spec,
             OutputSinks sinks) {
-        Streams streams = build(env, source, spec);
+        return build(env, source, spec, null, sinks);
+    }
+
+    /**
+     * Builds the streams from {@code source}, scores the panes if {@code scoring} is not null, and
+     * attaches {@code sinks}.
+     */
+    public static Streams build(
+            StreamExecutionEnvironment env,
+            TransactionSource source,
+            FeatureWindowSpec spec,
+            Scoring scoring,
+            OutputSinks sinks) {
+        Streams streams = build(env, source, spec, scoring);
         sinks.features(streams.features());
+        if (streams.scores() != null) {
+            sinks.scores(streams.scores());
+        }
         sinks.late(streams.late());
         sinks.deadLetters(streams.deadLetters());
         return streams;
@@ -60,7 +92,10 @@ public final class FeatureJobTopology {
 
     /** Builds the streams from {@code source}, without sinks. */
     public static Streams build(
-            StreamExecutionEnvironment env, TransactionSource source, FeatureWindowSpec spec) {
+            StreamExecutionEnvironment env,
+            TransactionSource source,
+            FeatureWindowSpec spec,
+            Scoring scoring) {
         DataStream<IngestedRecord> ingested = source.create(env);
         SingleOutputStreamOperator<Transaction> valid =
                 ingested.process(new IngestRouter(spec), TypeInformation.of(Transaction.class))
@@ -75,6 +110,18 @@ public final class FeatureJobTopology {
                         .name(OperatorNames.PANE_METRICS);
         DataStream<LateRecord> late =
                 windowed.tooLate().union(valid.getSideOutput(IngestRouter.LATE));
-        return new Streams(features, late, valid.getSideOutput(IngestRouter.DEAD_LETTERS));
+        DataStream<ScoreRecord> scores =
+                scoring == null
+                        ? null
+                        : features.transform(
+                                        OperatorNames.SCORING,
+                                        TypeInformation.of(ScoreRecord.class),
+                                        new BatchScoringOperator(
+                                                scoring.scorer(),
+                                                scoring.maxBatchSize(),
+                                                scoring.maxDelay().toMillis(),
+                                                spec.processingTime()))
+                                .uid(Uids.SCORING);
+        return new Streams(features, scores, late, valid.getSideOutput(IngestRouter.DEAD_LETTERS));
     }
 }

@@ -14,6 +14,9 @@ public final class OperatorNames {
     public static final String DEAD_LETTERS_SINK = "Dead letters to Kafka";
     public static final String REPLAY_FEATURES_SINK = "Features to replay files";
     public static final String REPLAY_LATE_SINK = "Late records to replay files";
+    public static final String REPLAY_SCORES_SINK = "Scores to replay files";
+    public static final String SCORING = "Score panes";
+    public static final String SCORES_SINK = "Scores to Kafka";
     public static final String REPLAY_DEAD_LETTERS_SINK = "Dead letters to replay files";
 
     private OperatorNames() {}

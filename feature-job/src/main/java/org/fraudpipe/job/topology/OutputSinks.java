@@ -4,6 +4,7 @@ import org.apache.flink.streaming.api.datastream.DataStream;
 import org.fraudpipe.schemas.avro.DeadLetter;
 import org.fraudpipe.schemas.avro.FeatureRecord;
 import org.fraudpipe.schemas.avro.LateRecord;
+import org.fraudpipe.schemas.avro.ScoreRecord;
 
 /**
  * Where the job's outputs go: Kafka topics in production, JSON Lines files in a replay, collections
@@ -16,6 +17,12 @@ public interface OutputSinks {
      * Every pane of every (user, window); upsert by (userId, windowStart), highest revision wins.
      */
     void features(DataStream<FeatureRecord> features);
+
+    /**
+     * The model's score of every pane; upsert by (userId, windowStart), highest revision wins. Only
+     * called when the topology scores (a model is configured).
+     */
+    void scores(DataStream<ScoreRecord> scores);
 
     /** Too-late and future-dated transactions, kept as data. */
     void late(DataStream<LateRecord> late);

@@ -30,12 +30,18 @@ public final class Uids {
     public static final String FEATURES_SINK = "features-sink";
 
     public static final String LATE_SINK = "late-sink";
+    public static final String SCORES_SINK = "scores-sink";
+
+    /** Inline batch scoring (stateless: its buffer is flushed before every checkpoint). */
+    public static final String SCORING = "pane-scoring";
+
     public static final String DEAD_LETTERS_SINK = "dead-letters-sink";
 
     /** Replay file sinks (staging files; a replay runs without checkpoints). */
     public static final String REPLAY_FEATURES_SINK = "replay-features-sink";
 
     public static final String REPLAY_LATE_SINK = "replay-late-sink";
+    public static final String REPLAY_SCORES_SINK = "replay-scores-sink";
     public static final String REPLAY_DEAD_LETTERS_SINK = "replay-dead-letters-sink";
 
     private Uids() {}
