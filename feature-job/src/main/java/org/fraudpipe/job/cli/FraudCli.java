@@ -13,9 +13,9 @@ import picocli.CommandLine.Command;
         mixinStandardHelpOptions = true,
         versionProvider = FraudCli.Version.class,
         description =
-                "Real-time fraud feature pipeline: local runtime, simulator, streaming job and"
-                        + " deterministic replay.",
-        subcommands = {KafkaCommand.class, SimulateCommand.class})
+                "Real-time fraud feature pipeline: local runtime, simulator, streaming job,"
+                        + " deterministic replay and training-feature export.",
+        subcommands = {KafkaCommand.class, SimulateCommand.class, FeaturesCommand.class})
 public final class FraudCli implements Runnable {
 
     @CommandLine.Spec CommandLine.Model.CommandSpec spec;

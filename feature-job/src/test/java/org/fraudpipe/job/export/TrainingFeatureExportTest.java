@@ -1,0 +1,168 @@
+package org.fraudpipe.job.export;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.NavigableSet;
+import java.util.TreeSet;
+import org.fraudpipe.job.features.FeatureAggregator;
+import org.fraudpipe.job.features.FeatureValues;
+import org.fraudpipe.job.sim.Label;
+import org.fraudpipe.job.sim.LabelJson;
+import org.fraudpipe.job.sim.ReplayFormatException;
+import org.fraudpipe.job.sim.ReplayRecord;
+import org.fraudpipe.job.sim.SimulatedRecord;
+import org.fraudpipe.job.sim.SimulationConfig;
+import org.fraudpipe.job.sim.TransactionJson;
+import org.fraudpipe.job.sim.TransactionSimulator;
+import org.fraudpipe.job.sim.WindowLabels;
+import org.fraudpipe.job.sim.WindowLabels.WindowRef;
+import org.fraudpipe.schemas.avro.FeatureRecord;
+import org.fraudpipe.schemas.avro.Timing;
+import org.fraudpipe.schemas.avro.Transaction;
+import org.fraudpipe.scoring.data.LabelledFeaturesJson;
+import org.fraudpipe.scoring.data.LabelledWindow;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class TrainingFeatureExportTest {
+
+    private static final Duration WINDOW = Duration.ofMinutes(10);
+    private static final Duration TOLERANCE = Duration.ofMinutes(5);
+
+    @TempDir Path tmp;
+
+    /** A small simulation with every anomaly: duplicates, future-dated, malformed, hours late. */
+    private Path simulate(String name, long seed) throws Exception {
+        SimulationConfig config =
+                SimulationConfig.builder()
+                        .users(30)
+                        .duration(Duration.ofHours(3))
+                        .seed(seed)
+                        .txPerUserDay(400)
+                        .fraudShare(0.1)
+                        .duplicateRate(0.05)
+                        .futureRate(0.01)
+                        .hoursLateShare(0.02)
+                        .malformedRate(0.02)
+                        .build();
+        List<String> tx = new ArrayList<>();
+        List<String> labels = new ArrayList<>();
+        for (SimulatedRecord r : TransactionSimulator.generateAll(config)) {
+            tx.add(r.jsonLine());
+            if (!r.retryCopy()) {
+                labels.add(LabelJson.toJsonLine(r.label()));
+            }
+        }
+        Path file = tmp.resolve(name);
+        Files.write(file, tx, StandardCharsets.UTF_8);
+        Files.write(labelsOf(file), labels, StandardCharsets.UTF_8);
+        return file;
+    }
+
+    private static Path labelsOf(Path tx) {
+        return tx.resolveSibling(tx.getFileName() + ".labels.jsonl");
+    }
+
+    /** The transactions the job would count, read the plain way, in file order. */
+    private static List<Transaction> countable(Path file) throws Exception {
+        List<Transaction> out = new ArrayList<>();
+        List<String> lines = Files.readAllLines(file, StandardCharsets.UTF_8);
+        for (int i = 0; i < lines.size(); i++) {
+            ReplayRecord r;
+            try {
+                r = TransactionJson.parseValidLine("f", lines.get(i), i + 1);
+            } catch (ReplayFormatException e) {
+                continue;
+            }
+            Instant arrival = r.arrivalOrEventTime();
+            if (!r.transaction().getEventTime().isAfter(arrival.plus(TOLERANCE))) {
+                out.add(r.transaction());
+            }
+        }
+        return out;
+    }
+
+    @Test
+    void featuresEqualAFeatureAggregatorRecomputationAndLabelsFollowWindowLabels()
+            throws Exception {
+        Path file = simulate("tx.jsonl", 5);
+        TrainingFeatureExport.Result result =
+                new TrainingFeatureExport(WINDOW, TOLERANCE).compute(file, labelsOf(file));
+        List<Transaction> countable = countable(file);
+        List<Label> labels = LabelJson.readAll(labelsOf(file));
+        NavigableSet<WindowRef> fraudulent = WindowLabels.fraudulentWindows(labels, WINDOW);
+
+        NavigableSet<WindowRef> expectedWindows = new TreeSet<>();
+        for (Transaction tx : countable) {
+            expectedWindows.add(
+                    new WindowRef(
+                            tx.getUserId(), WindowLabels.windowStart(tx.getEventTime(), WINDOW)));
+        }
+        List<WindowRef> got = new ArrayList<>();
+        for (LabelledWindow w : result.windows()) {
+            FeatureRecord r = w.features();
+            WindowRef ref = new WindowRef(r.getUserId(), r.getWindowStart());
+            got.add(ref);
+            List<Transaction> inWindow =
+                    countable.stream()
+                            .filter(tx -> tx.getUserId().equals(r.getUserId()))
+                            .filter(tx -> !tx.getEventTime().isBefore(r.getWindowStart()))
+                            .filter(tx -> tx.getEventTime().isBefore(r.getWindowEnd()))
+                            .toList();
+            FeatureValues v = FeatureAggregator.compute(inWindow);
+            assertThat(r.getWindowEnd()).isEqualTo(r.getWindowStart().plus(WINDOW));
+            assertThat(r.getTxCount()).as("%s", ref).isEqualTo(v.txCount());
+            assertThat(r.getAmountSum()).isEqualTo(v.amountSum());
+            assertThat(r.getAmountMax()).isEqualTo(v.amountMax());
+            assertThat(r.getDistinctDevices()).isEqualTo(v.distinctDevices());
+            assertThat(r.getDistinctMerchants()).isEqualTo(v.distinctMerchants());
+            assertThat(r.getDistinctCountries()).isEqualTo(v.distinctCountries());
+            assertThat(w.fraud()).as("label of %s", ref).isEqualTo(fraudulent.contains(ref));
+            assertThat(r.getRevision()).isZero();
+            assertThat(r.getTiming()).isEqualTo(Timing.ON_TIME);
+            assertThat(r.getWatermark()).isEqualTo(LabelledFeaturesJson.END_OF_INPUT);
+        }
+        // Every window with a countable transaction, once, sorted by user then start.
+        assertThat(got).containsExactlyElementsOf(expectedWindows);
+
+        // The simulation exercised what the export must handle.
+        TrainingFeatureExport.Summary s = result.summary();
+        assertThat(s.invalidLines()).isPositive();
+        assertThat(s.futureDated()).isPositive();
+        assertThat(s.fraudulentWindows()).isPositive().isEqualTo(fraudulent.size());
+        assertThat(s.windows()).isEqualTo(expectedWindows.size());
+        assertThat(labels.stream().filter(Label::duplicate)).isNotEmpty();
+        assertThat(labels.stream().filter(Label::hoursLate)).isNotEmpty();
+    }
+
+    @Test
+    void writtenFileReadsBackAsTheSameLabelledWindows() throws Exception {
+        Path file = simulate("tx.jsonl", 6);
+        TrainingFeatureExport.Result result =
+                new TrainingFeatureExport(WINDOW, TOLERANCE).compute(file, labelsOf(file));
+        Path out = tmp.resolve("out/features.jsonl");
+        TrainingFeatureExport.write(result.windows(), out);
+        assertThat(LabelledFeaturesJson.readAll(out)).isEqualTo(result.windows());
+        try (var files = Files.list(out.getParent())) {
+            assertThat(files).containsExactly(out.toAbsolutePath());
+        }
+    }
+
+    @Test
+    void labelsOfAnotherSimulationAreRejected() throws Exception {
+        Path a = simulate("a.jsonl", 1);
+        Path b = simulate("b.jsonl", 2);
+        assertThatThrownBy(
+                        () -> new TrainingFeatureExport(WINDOW, TOLERANCE).compute(a, labelsOf(b)))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("are the labels those of this transactions file?");
+    }
+}
