@@ -5,9 +5,11 @@ import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.fraudpipe.job.config.JobConfig;
 import org.fraudpipe.job.kafka.KafkaIO;
 import org.fraudpipe.job.kafka.StartupChecks;
+import org.fraudpipe.job.scoring.OnnxPaneScorer;
 import org.fraudpipe.job.topology.FeatureJobTopology;
 import org.fraudpipe.job.topology.JobEnvironment;
 import org.fraudpipe.job.window.FeatureWindowSpec;
+import org.fraudpipe.scoring.ModelMetadata;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
@@ -43,14 +45,27 @@ public final class JobCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         JobConfig config = JobOptions.read(spec.commandLine().getParseResult());
+        // The model first: no network needed, and a bad model must stop the job before it runs.
+        OnnxPaneScorer.Factory scorer = OnnxPaneScorer.Factory.of(config);
+        ModelMetadata model = scorer.check();
         StartupChecks.verify(config);
         StreamExecutionEnvironment env = JobEnvironment.create(config);
         FeatureJobTopology.build(
                 env,
                 KafkaIO.source(config),
                 new FeatureWindowSpec(config.windowSize(), config.allowedLateness()),
+                new FeatureJobTopology.Scoring(
+                        scorer, config.scoringBatchSize(), config.scoringMaxDelay()),
                 KafkaIO.sinks(config));
-        System.out.println("Starting " + JOB_NAME + " with " + config.asMap());
+        System.out.println(
+                "Starting "
+                        + JOB_NAME
+                        + " with model "
+                        + model.name()
+                        + " "
+                        + model.version()
+                        + " and "
+                        + config.asMap());
         env.execute(JOB_NAME);
         return 0;
     }

@@ -67,7 +67,10 @@ public final class ReplayCommand implements Callable<Integer> {
                     JobOption.FUTURE_TOLERANCE,
                     JobOption.PARALLELISM,
                     JobOption.MAX_PARALLELISM,
-                    JobOption.STATE_BACKEND);
+                    JobOption.STATE_BACKEND,
+                    JobOption.MODEL,
+                    JobOption.REVIEW_THRESHOLD,
+                    JobOption.BLOCK_THRESHOLD);
 
     /** A replay keeps no checkpoints: the heap is enough and starts faster. */
     static final String DEFAULT_STATE_BACKEND = "hashmap";

@@ -98,6 +98,21 @@ public final class JobConfig {
         requireNonNegative(JobOption.ALLOWED_LATENESS, allowedLateness());
         requireNonNegative(JobOption.FUTURE_TOLERANCE, futureTolerance());
         requirePositive(JobOption.CHECKPOINT_INTERVAL, checkpointInterval());
+        requireNonNegative(JobOption.SCORING_MAX_DELAY, scoringMaxDelay());
+        scoringBatchSize();
+        double review = probability(JobOption.REVIEW_THRESHOLD);
+        double block = probability(JobOption.BLOCK_THRESHOLD);
+        if (block < review) {
+            throw bad(
+                    JobOption.BLOCK_THRESHOLD,
+                    "("
+                            + block
+                            + ") must be at least "
+                            + JobOption.REVIEW_THRESHOLD.flag()
+                            + " ("
+                            + review
+                            + ")");
+        }
         stateBackend();
         startingOffsets();
         checkpointDir();
@@ -176,6 +191,30 @@ public final class JobConfig {
 
     public Duration futureTolerance() {
         return duration(JobOption.FUTURE_TOLERANCE);
+    }
+
+    /** The model file, or empty for the default model shipped in the scoring jar. */
+    public java.util.Optional<java.nio.file.Path> model() {
+        String v = raw.get(JobOption.MODEL);
+        return v.isEmpty()
+                ? java.util.Optional.empty()
+                : java.util.Optional.of(java.nio.file.Path.of(v));
+    }
+
+    public double reviewThreshold() {
+        return probability(JobOption.REVIEW_THRESHOLD);
+    }
+
+    public double blockThreshold() {
+        return probability(JobOption.BLOCK_THRESHOLD);
+    }
+
+    public int scoringBatchSize() {
+        return positiveInt(JobOption.SCORING_BATCH_SIZE);
+    }
+
+    public Duration scoringMaxDelay() {
+        return duration(JobOption.SCORING_MAX_DELAY);
     }
 
     public StateBackend stateBackend() {
@@ -268,6 +307,19 @@ public final class JobConfig {
             return Durations.parse(raw.get(option));
         } catch (IllegalArgumentException e) {
             throw bad(option, e.getMessage());
+        }
+    }
+
+    private double probability(JobOption option) {
+        String v = raw.get(option);
+        try {
+            double p = Double.parseDouble(v);
+            if (!(p >= 0 && p <= 1)) {
+                throw bad(option, "must be between 0 and 1, was " + v);
+            }
+            return p;
+        } catch (NumberFormatException e) {
+            throw bad(option, "'" + v + "' is not a number");
         }
     }
 

@@ -30,6 +30,28 @@ public enum JobOption {
             "Records whose event time is beyond processing time plus this are quarantined as"
                     + " FUTURE_DATED before they can move the watermark."),
 
+    // Scoring
+    MODEL(
+            "model",
+            "",
+            "ONNX model file scoring every pane; empty: the default model shipped in the scoring"
+                    + " jar. Checked at start-up against the feature layout."),
+    REVIEW_THRESHOLD(
+            "review-threshold", "0.5", "Score at or above which a window's decision is REVIEW."),
+    BLOCK_THRESHOLD(
+            "block-threshold",
+            "0.9",
+            "Score at or above which a window's decision is BLOCK (at least the review threshold)."),
+    SCORING_BATCH_SIZE(
+            "scoring-batch-size",
+            "512",
+            "Most panes scored in one model call; a window-close burst is scored in such batches."),
+    SCORING_MAX_DELAY(
+            "scoring-max-delay",
+            "100ms",
+            "Longest a pane waits for its batch between watermarks (late re-fires); bursts are"
+                    + " flushed at the watermark, and everything before each checkpoint."),
+
     // State and checkpoints
     STATE_BACKEND("state-backend", "rocksdb", "rocksdb (incremental checkpoints) or hashmap."),
     CHECKPOINT_INTERVAL(

@@ -68,6 +68,7 @@ public final class Replay {
         long began = System.nanoTime();
         Path output = config.output();
         Files.createDirectories(output);
+        config.scoring().scorer().validate();
         try (Staging staging = new Staging(Files.createTempDirectory(output, STAGING_PREFIX));
                 StreamExecutionEnvironment env =
                         StreamExecutionEnvironment.createLocalEnvironment(
@@ -77,6 +78,7 @@ public final class Replay {
                     new ReplaySource(
                             config.input(), config.outOfOrderness(), config.futureTolerance()),
                     config.windows(),
+                    config.scoring(),
                     new ReplaySinks(staging.dir()));
             JobExecutionResult result =
                     env.execute(JOB_NAME + " of " + config.input().getFileName());
@@ -88,6 +90,7 @@ public final class Replay {
             ReplayConfig config, Path staging, JobExecutionResult result, long began)
             throws IOException {
         var features = canonical(ReplayOutput.FEATURES, staging);
+        var scores = canonical(ReplayOutput.SCORES, staging);
         var late = canonical(ReplayOutput.LATE, staging);
         var deadLetters = canonical(ReplayOutput.DEAD_LETTERS, staging);
 
@@ -105,6 +108,13 @@ public final class Replay {
                 "dead letters",
                 counter(result, IngestRouter.RECORDS_DEAD_LETTERED),
                 deadLetters.size());
+        if (scores.size() != features.size()) {
+            throw new IllegalStateException(
+                    features.size()
+                            + " panes but "
+                            + scores.size()
+                            + " scores: every pane is scored");
+        }
         requireSame(
                 "quarantined records",
                 counter(result, IngestRouter.RECORDS_QUARANTINED),
@@ -114,6 +124,7 @@ public final class Replay {
         List<Path> files = new ArrayList<>();
         Path out = config.output();
         files.add(StagedOutput.writeAtomically(out, ReplayOutput.FEATURES.fileName(), features));
+        files.add(StagedOutput.writeAtomically(out, ReplayOutput.SCORES.fileName(), scores));
         files.add(StagedOutput.writeAtomically(out, ReplayOutput.LATE.fileName(), late));
         files.add(
                 StagedOutput.writeAtomically(

@@ -4,6 +4,8 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Objects;
 import org.fraudpipe.job.config.JobConfig;
+import org.fraudpipe.job.scoring.OnnxPaneScorer;
+import org.fraudpipe.job.topology.FeatureJobTopology;
 import org.fraudpipe.job.window.FeatureWindowSpec;
 import org.fraudpipe.job.window.ProcessingTimeSource;
 
@@ -23,6 +25,7 @@ import org.fraudpipe.job.window.ProcessingTimeSource;
  * @param parallelism of the windows and sinks (the source and the ingest router run at 1)
  * @param maxParallelism key groups
  * @param stateBackend of the windows
+ * @param scoring the model that scores every pane, and its batching
  */
 public record ReplayConfig(
         Path input,
@@ -32,7 +35,8 @@ public record ReplayConfig(
         Duration futureTolerance,
         int parallelism,
         int maxParallelism,
-        JobConfig.StateBackend stateBackend) {
+        JobConfig.StateBackend stateBackend,
+        FeatureJobTopology.Scoring scoring) {
 
     public ReplayConfig {
         Objects.requireNonNull(input, "input");
@@ -40,6 +44,7 @@ public record ReplayConfig(
         Objects.requireNonNull(outOfOrderness, "outOfOrderness");
         Objects.requireNonNull(futureTolerance, "futureTolerance");
         Objects.requireNonNull(stateBackend, "stateBackend");
+        Objects.requireNonNull(scoring, "scoring");
         if (windows.processingTime() != ProcessingTimeSource.WATERMARK) {
             throw new IllegalArgumentException(
                     "a replay's windows must take processing time from the watermark, got "
@@ -66,6 +71,10 @@ public record ReplayConfig(
                 job.futureTolerance(),
                 job.parallelism(),
                 job.maxParallelism(),
-                job.stateBackend());
+                job.stateBackend(),
+                new FeatureJobTopology.Scoring(
+                        OnnxPaneScorer.Factory.of(job),
+                        job.scoringBatchSize(),
+                        job.scoringMaxDelay()));
     }
 }

@@ -65,7 +65,7 @@ public record ReplayOutput<T extends SpecificRecordBase>(
                             .thenComparingLong(DeadLetter::getSourceOffset));
 
     /** Every output of a replay, in the order they are written. */
-    public static final List<ReplayOutput<?>> ALL = List.of(FEATURES, LATE, DEAD_LETTERS);
+    public static final List<ReplayOutput<?>> ALL = List.of(FEATURES, SCORES, LATE, DEAD_LETTERS);
 
     /** The final file's name, e.g. {@code features.jsonl}. */
     public String fileName() {

@@ -59,6 +59,10 @@ class JobConfigTest {
         "bootstrap-servers, '', --bootstrap-servers must not be empty",
         "topic.features, 'bad name', topic.features: 'bad name'",
         "no-such-option, 1, unknown job option 'no-such-option'",
+        "review-threshold, 1.5, --review-threshold must be between 0 and 1",
+        "block-threshold, high, --block-threshold 'high' is not a number",
+        "block-threshold, 0.4, --block-threshold (0.4) must be at least --review-threshold (0.5)",
+        "scoring-batch-size, 0, --scoring-batch-size must be at least 1",
     })
     void badValuesFailNamingTheOption(String key, String value, String message) {
         assertThatThrownBy(() -> JobConfig.of(Map.of(key, value)))

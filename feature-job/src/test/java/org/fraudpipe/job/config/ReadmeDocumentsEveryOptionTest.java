@@ -6,6 +6,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import org.fraudpipe.job.ingest.IngestRouter;
+import org.fraudpipe.job.scoring.BatchScoringOperator;
 import org.fraudpipe.job.topology.PaneMetrics;
 import org.fraudpipe.job.window.TooLateRecordFunction;
 import org.junit.jupiter.api.Test;
@@ -24,7 +25,14 @@ class ReadmeDocumentsEveryOptionTest {
         for (JobOption option : JobOption.values()) {
             assertThat(readme)
                     .as("README row of %s", option.flag())
-                    .contains("| `" + option.flag() + "` | `" + option.defaultValue() + "` |");
+                    .contains(
+                            "| `"
+                                    + option.flag()
+                                    + "` | "
+                                    + (option.defaultValue().isEmpty()
+                                            ? "(empty)"
+                                            : "`" + option.defaultValue() + "`")
+                                    + " |");
         }
     }
 
@@ -42,7 +50,10 @@ class ReadmeDocumentsEveryOptionTest {
                     TooLateRecordFunction.TOO_LATE_RECORDS_METRIC,
                     PaneMetrics.WINDOWS_FIRED,
                     PaneMetrics.LATE_REFIRES,
-                    PaneMetrics.EMIT_DELAY_MS
+                    PaneMetrics.EMIT_DELAY_MS,
+                    BatchScoringOperator.SCORED,
+                    BatchScoringOperator.BATCH_SIZE,
+                    BatchScoringOperator.BATCH_MICROS
                 }) {
             assertThat(readme).as("README metrics table").contains("| `" + metric + "`");
         }

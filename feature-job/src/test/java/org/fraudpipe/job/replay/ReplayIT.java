@@ -194,6 +194,29 @@ class ReplayIT {
                         pane("erin", w1, w2, 2, 300, 200, 1, 1, 1, 0, "ON_TIME", 0, END_OF_INPUT),
                         pane("frank", w0, w1, 1, 900, 900, 1, 1, 1, 0, "LATE", 1, fired));
 
+        // Every pane, on time and late, is scored by the default model, in the same canonical
+        // order;
+        // bob's late re-fire gives a second score with revision 1.
+        List<JsonNode> features = json(out.resolve("features.jsonl"));
+        List<JsonNode> scores = json(out.resolve("scores.jsonl"));
+        assertThat(scores).hasSize(features.size());
+        for (int i = 0; i < scores.size(); i++) {
+            JsonNode score = scores.get(i);
+            assertThat(score.get("features")).isEqualTo(features.get(i));
+            assertThat(score.get("revision")).isEqualTo(features.get(i).get("revision"));
+            assertThat(score.get("timing")).isEqualTo(features.get(i).get("timing"));
+            assertThat(score.get("scoredAt")).isEqualTo(features.get(i).get("emittedAt"));
+            assertThat(score.get("modelName").asText()).isEqualTo("fraud-window");
+            double p = score.get("score").asDouble();
+            assertThat(p).isBetween(0.0, 1.0);
+            assertThat(score.get("decision").asText())
+                    .isEqualTo(p >= 0.9 ? "BLOCK" : p >= 0.5 ? "REVIEW" : "ALLOW");
+        }
+        assertThat(scores)
+                .filteredOn(sc -> sc.get("userId").asText().equals("bob"))
+                .extracting(sc -> sc.get("revision").asInt())
+                .containsExactly(0, 1);
+
         List<JsonNode> late = json(out.resolve("late.jsonl"));
         assertThat(late).hasSize(2);
         JsonNode tooLate = late.get(0);
@@ -242,7 +265,7 @@ class ReplayIT {
             assertThat(files.map(p -> p.getFileName().toString()))
                     .as("staging and temporary files are gone")
                     .containsExactlyInAnyOrder(
-                            "features.jsonl", "late.jsonl", "dead-letters.jsonl");
+                            "features.jsonl", "scores.jsonl", "late.jsonl", "dead-letters.jsonl");
         }
         assertThat(newThreadsAfterSettling(threadsBefore))
                 .as("threads left behind by the replay")

@@ -28,6 +28,7 @@ import org.fraudpipe.job.kafka.KafkaIO;
 import org.fraudpipe.job.kafka.StartupChecks;
 import org.fraudpipe.job.kafka.TopicProvisioner;
 import org.fraudpipe.job.local.KafkaTestBroker;
+import org.fraudpipe.job.scoring.OnnxPaneScorer;
 import org.fraudpipe.job.window.FeatureWindowSpec;
 import org.fraudpipe.schemas.Topic;
 import org.fraudpipe.schemas.TopicNames;
@@ -36,6 +37,7 @@ import org.fraudpipe.schemas.avro.DeadLetterReason;
 import org.fraudpipe.schemas.avro.FeatureRecord;
 import org.fraudpipe.schemas.avro.LateReason;
 import org.fraudpipe.schemas.avro.LateRecord;
+import org.fraudpipe.schemas.avro.ScoreRecord;
 import org.fraudpipe.schemas.avro.Timing;
 import org.fraudpipe.schemas.avro.Transaction;
 import org.fraudpipe.schemas.avro.WindowKey;
@@ -101,6 +103,10 @@ class KafkaFeatureJobIT {
                 env,
                 KafkaIO.source(config),
                 new FeatureWindowSpec(config.windowSize(), config.allowedLateness()),
+                new FeatureJobTopology.Scoring(
+                        OnnxPaneScorer.Factory.of(config),
+                        config.scoringBatchSize(),
+                        config.scoringMaxDelay()),
                 KafkaIO.sinks(config));
         return env.executeAsync("kafka-feature-job-it");
     }
@@ -198,6 +204,19 @@ class KafkaFeatureJobIT {
                             org.assertj.core.groups.Tuple.tuple(
                                     "u2", 2L, 3000L, 1, 0, Timing.ON_TIME));
             assertThat(features).allMatch(f -> f.getWindowStart().equals(W0));
+
+            // Each pane is scored inline by the default model, exactly once, with its features.
+            List<ScoreRecord> scores = read(config, Topic.SCORES, ScoreRecord.class, 2);
+            assertThat(scores)
+                    .extracting(ScoreRecord::getFeatures)
+                    .containsExactlyInAnyOrderElementsOf(features);
+            assertThat(scores)
+                    .allSatisfy(
+                            s -> {
+                                assertThat(s.getModelName()).isEqualTo("fraud-window");
+                                assertThat(s.getRevision()).isZero();
+                                assertThat(s.getScore()).isBetween(0.0, 1.0);
+                            });
 
             List<DeadLetter> dead = read(config, Topic.DEAD_LETTERS, DeadLetter.class, 1);
             assertThat(dead).hasSize(1);

@@ -1,0 +1,50 @@
+package org.fraudpipe.job.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
+
+/** The job stops at start-up, before touching Kafka, when its model is unusable. */
+class JobCommandTest {
+
+    @TempDir Path tmp;
+
+    private static String[] run(String... args) {
+        StringWriter err = new StringWriter();
+        CommandLine cl = FraudCli.commandLine();
+        cl.setErr(new PrintWriter(err, true));
+        int exit = cl.execute(args);
+        return new String[] {Integer.toString(exit), err.toString()};
+    }
+
+    @Test
+    void aMissingModelFileStopsTheJobNamingThePath() {
+        Path missing = tmp.resolve("nope.onnx");
+        String[] r =
+                run("job", "--model", missing.toString(), "--bootstrap-servers", "localhost:1");
+        assertThat(r[0]).isNotEqualTo("0");
+        assertThat(r[1]).contains(missing.toString()).contains("--model");
+    }
+
+    @Test
+    void aCorruptModelFileStopsTheJobNamingThePath() throws Exception {
+        Path corrupt = Files.writeString(tmp.resolve("corrupt.onnx"), "not an onnx model");
+        String[] r =
+                run("job", "--model", corrupt.toString(), "--bootstrap-servers", "localhost:1");
+        assertThat(r[0]).isNotEqualTo("0");
+        assertThat(r[1]).contains(corrupt.toString());
+    }
+
+    @Test
+    void badThresholdsStopTheJobNamingTheOption() {
+        String[] r = run("job", "--review-threshold", "0.95", "--block-threshold", "0.9");
+        assertThat(r[0]).isNotEqualTo("0");
+        assertThat(r[1]).contains("--block-threshold (0.9) must be at least --review-threshold");
+    }
+}
