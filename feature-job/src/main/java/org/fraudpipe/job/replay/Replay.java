@@ -6,7 +6,9 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.EnumMap;
 import java.util.List;
+import java.util.Map;
 import java.util.stream.Stream;
 import org.apache.avro.specific.SpecificRecordBase;
 import org.apache.flink.api.common.JobExecutionResult;
@@ -17,7 +19,9 @@ import org.apache.flink.configuration.StateBackendOptions;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.fraudpipe.job.ingest.IngestRouter;
 import org.fraudpipe.job.topology.FeatureJobTopology;
+import org.fraudpipe.schemas.avro.Decision;
 import org.fraudpipe.schemas.avro.LateReason;
+import org.fraudpipe.schemas.avro.ScoreRecord;
 import org.fraudpipe.schemas.avro.Timing;
 
 /**
@@ -138,6 +142,7 @@ public final class Replay {
                 tooLate,
                 features.size(),
                 latePanes,
+                decisionCounts(scores),
                 files,
                 Duration.ofNanos(System.nanoTime() - began));
     }
@@ -145,6 +150,14 @@ public final class Replay {
     private static <T extends SpecificRecordBase> List<StagedOutput.Line<T>> canonical(
             ReplayOutput<T> output, Path staging) throws IOException {
         return StagedOutput.canonical(output, StagedOutput.read(output, staging));
+    }
+
+    private static Map<Decision, Long> decisionCounts(List<StagedOutput.Line<ScoreRecord>> scores) {
+        Map<Decision, Long> counts = new EnumMap<>(Decision.class);
+        for (StagedOutput.Line<ScoreRecord> s : scores) {
+            counts.merge(s.record().getDecision(), 1L, Long::sum);
+        }
+        return counts;
     }
 
     private static long counter(JobExecutionResult result, String name) {

@@ -4,7 +4,9 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import org.fraudpipe.job.config.Durations;
+import org.fraudpipe.schemas.avro.Decision;
 
 /**
  * What a replay did, for its console summary and for tests. The counts are exact: the ingest
@@ -18,6 +20,7 @@ import org.fraudpipe.job.config.Durations;
  * @param tooLate too-late records in {@code late.jsonl}
  * @param featurePanes lines in {@code features.jsonl}
  * @param latePanes of those, panes with timing LATE (fired by records within the allowed lateness)
+ * @param decisions lines in {@code scores.jsonl} by decision (one score per pane)
  * @param files the output files written
  * @param elapsed wall-clock time of the run (console only; never in the files)
  */
@@ -30,6 +33,7 @@ public record ReplaySummary(
         long tooLate,
         long featurePanes,
         long latePanes,
+        Map<Decision, Long> decisions,
         List<Path> files,
         Duration elapsed) {
 
@@ -60,6 +64,16 @@ public record ReplaySummary(
                 "feature panes",
                 featurePanes,
                 "of which " + latePanes + " LATE (fired by records within the allowed lateness)");
+        row(
+                b,
+                "scores",
+                decisions.values().stream().mapToLong(Long::longValue).sum(),
+                "ALLOW "
+                        + decisions.getOrDefault(Decision.ALLOW, 0L)
+                        + ", REVIEW "
+                        + decisions.getOrDefault(Decision.REVIEW, 0L)
+                        + ", BLOCK "
+                        + decisions.getOrDefault(Decision.BLOCK, 0L));
         b.append("  wrote\n");
         for (Path f : files) {
             b.append("    ").append(f).append('\n');

@@ -260,6 +260,7 @@ class ReplayIT {
                 .contains("quarantined             1")
                 .contains("too late                1")
                 .contains("feature panes           6  of which 2 LATE")
+                .contains("scores                  6  ALLOW ")
                 .contains(out.resolve("features.jsonl").toString());
         try (Stream<Path> files = Files.list(out)) {
             assertThat(files.map(p -> p.getFileName().toString()))
