@@ -119,11 +119,18 @@ public final class LocalKafkaBroker implements AutoCloseable {
                             + previous.get().bootstrapServers()
                             + "): use it, or stop it with `./fraud kafka stop`");
         }
-        int port = settings.port() == 0 ? freePort() : requireFree(settings.port(), "--port");
+        int port = settings.port() == 0 ? 0 : requireFree(settings.port(), "--port");
         int controllerPort =
                 settings.controllerPort() == 0
-                        ? freePort()
+                        ? 0
                         : requireFree(settings.controllerPort(), "--controller-port");
+        int[] free = freePorts(2, port, controllerPort);
+        if (port == 0) {
+            port = free[0];
+        }
+        if (controllerPort == 0) {
+            controllerPort = free[1];
+        }
 
         Path propertiesFile = dataDir.resolve("server.properties");
         writeServerProperties(propertiesFile, dataDir.resolve("logs"), port, controllerPort);
@@ -377,11 +384,38 @@ public final class LocalKafkaBroker implements AutoCloseable {
     }
 
     static int freePort() {
-        try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-            socket.setReuseAddress(true);
-            return socket.getLocalPort();
+        return freePorts(1)[0];
+    }
+
+    /**
+     * {@code count} distinct free local ports, none of them in {@code taken}. All sockets are held
+     * open until every port is picked: closing one before opening the next lets the OS hand out the
+     * same port twice (which made a broker's two listeners collide).
+     */
+    static int[] freePorts(int count, int... taken) {
+        List<ServerSocket> sockets = new ArrayList<>();
+        try {
+            int[] ports = new int[count];
+            int found = 0;
+            while (found < count) {
+                ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress());
+                sockets.add(socket);
+                int port = socket.getLocalPort();
+                if (java.util.Arrays.stream(taken).noneMatch(t -> t == port)) {
+                    ports[found++] = port;
+                }
+            }
+            return ports;
         } catch (IOException e) {
             throw new UncheckedIOException("no free local port", e);
+        } finally {
+            for (ServerSocket socket : sockets) {
+                try {
+                    socket.close();
+                } catch (IOException ignored) {
+                    // closing a listening socket we opened: nothing to do
+                }
+            }
         }
     }
 
