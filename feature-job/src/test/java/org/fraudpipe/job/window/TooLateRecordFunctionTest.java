@@ -5,18 +5,12 @@ import static org.fraudpipe.job.features.TestTransactions.tx;
 
 import java.time.Duration;
 import java.time.Instant;
-import java.util.Map;
 import org.apache.flink.api.common.serialization.SerializerConfigImpl;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
-import org.apache.flink.metrics.Counter;
-import org.apache.flink.runtime.jobgraph.OperatorID;
-import org.apache.flink.runtime.metrics.groups.InternalOperatorMetricGroup;
-import org.apache.flink.runtime.metrics.groups.UnregisteredMetricGroups;
-import org.apache.flink.runtime.metrics.util.InterceptingOperatorMetricGroup;
 import org.apache.flink.runtime.operators.testutils.MockEnvironment;
-import org.apache.flink.runtime.operators.testutils.MockEnvironmentBuilder;
 import org.apache.flink.streaming.api.operators.ProcessOperator;
 import org.apache.flink.streaming.util.OneInputStreamOperatorTestHarness;
+import org.fraudpipe.job.testing.CapturedMetrics;
 import org.fraudpipe.schemas.avro.LateReason;
 import org.fraudpipe.schemas.avro.LateRecord;
 import org.fraudpipe.schemas.avro.Transaction;
@@ -32,25 +26,13 @@ class TooLateRecordFunctionTest {
     private static final FeatureWindowSpec SPEC =
             new FeatureWindowSpec(Duration.ofMinutes(10), Duration.ofMinutes(5));
 
-    private final InterceptingOperatorMetricGroup metrics = new InterceptingOperatorMetricGroup();
+    private final CapturedMetrics metrics = new CapturedMetrics();
     private MockEnvironment environment;
     private OneInputStreamOperatorTestHarness<Transaction, LateRecord> harness;
 
     @BeforeEach
     void open() throws Exception {
-        environment =
-                new MockEnvironmentBuilder()
-                        .setMetricGroup(
-                                new UnregisteredMetricGroups.UnregisteredTaskMetricGroup() {
-                                    @Override
-                                    public InternalOperatorMetricGroup getOrAddOperator(
-                                            OperatorID id,
-                                            String name,
-                                            Map<String, String> additionalVariables) {
-                                        return metrics;
-                                    }
-                                })
-                        .build();
+        environment = metrics.environment();
         harness =
                 new OneInputStreamOperatorTestHarness<>(
                         new ProcessOperator<>(new TooLateRecordFunction(SPEC)), environment);
@@ -115,8 +97,8 @@ class TooLateRecordFunctionTest {
         process(tx("t2", "bob", 1, START + 2 * MINUTE));
         process(tx("t1", "alice", 1, START + MINUTE));
 
-        Counter counter = (Counter) metrics.get(TooLateRecordFunction.TOO_LATE_RECORDS_METRIC);
-        assertThat(counter.getCount()).isEqualTo(3);
+        long counter = metrics.counter(TooLateRecordFunction.TOO_LATE_RECORDS_METRIC);
+        assertThat(counter).isEqualTo(3);
         assertThat(harness.extractOutputValues()).hasSize(3);
     }
 }
