@@ -1,13 +1,9 @@
 package org.fraudpipe.job.local;
 
 import java.io.IOException;
-import java.io.Reader;
 import java.io.UncheckedIOException;
-import java.io.Writer;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.time.Instant;
 import java.util.Optional;
 import java.util.Properties;
@@ -28,21 +24,9 @@ public record BrokerState(
         Path dataDir,
         Instant startedAt) {
 
-    /** The broker's process, if it is alive and is our broker. */
+    /** The broker's process, if it is alive and is the one recorded. */
     public Optional<ProcessHandle> process() {
-        return ProcessHandle.of(pid)
-                .filter(ProcessHandle::isAlive)
-                .filter(
-                        p ->
-                                p.info()
-                                        .startInstant()
-                                        .map(start -> sameSecond(start, startedAt))
-                                        // Where the OS hides start times, trust the pid.
-                                        .orElse(true));
-    }
-
-    private static boolean sameSecond(Instant a, Instant b) {
-        return Math.abs(a.toEpochMilli() - b.toEpochMilli()) < 1000;
+        return StateFile.process(pid, startedAt);
     }
 
     void write() {
@@ -52,41 +36,23 @@ public record BrokerState(
         p.setProperty("port", Integer.toString(port));
         p.setProperty("controller.port", Integer.toString(controllerPort));
         p.setProperty("started.at", startedAt.toString());
-        Path file = dataDir.resolve(LocalKafkaBroker.STATE_FILE);
-        Path tmp = dataDir.resolve(LocalKafkaBroker.STATE_FILE + ".tmp");
-        try (Writer w = Files.newBufferedWriter(tmp, StandardCharsets.UTF_8)) {
-            p.store(w, "local Kafka broker started by ./fraud; removed when it is stopped");
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot write " + tmp, e);
-        }
-        try {
-            Files.move(
-                    tmp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot write " + file, e);
-        }
+        StateFile.write(
+                dataDir.resolve(LocalKafkaBroker.STATE_FILE),
+                p,
+                "local Kafka broker started by ./fraud; removed when it is stopped");
     }
 
     static Optional<BrokerState> read(Path dataDir) {
-        Path file = dataDir.resolve(LocalKafkaBroker.STATE_FILE);
-        if (!Files.isRegularFile(file)) {
-            return Optional.empty();
-        }
-        Properties p = new Properties();
-        try (Reader r = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
-            p.load(r);
-            return Optional.of(
-                    new BrokerState(
-                            Long.parseLong(p.getProperty("pid")),
-                            p.getProperty("bootstrap.servers"),
-                            Integer.parseInt(p.getProperty("port")),
-                            Integer.parseInt(p.getProperty("controller.port")),
-                            dataDir,
-                            Instant.parse(p.getProperty("started.at"))));
-        } catch (IOException | RuntimeException e) {
-            throw new IllegalStateException(
-                    "broker state file " + file + " is unreadable (" + e + "): delete it", e);
-        }
+        return StateFile.read(dataDir.resolve(LocalKafkaBroker.STATE_FILE))
+                .map(
+                        p ->
+                                new BrokerState(
+                                        Long.parseLong(p.getProperty("pid")),
+                                        p.getProperty("bootstrap.servers"),
+                                        Integer.parseInt(p.getProperty("port")),
+                                        Integer.parseInt(p.getProperty("controller.port")),
+                                        dataDir,
+                                        Instant.parse(p.getProperty("started.at"))));
     }
 
     static void delete(Path dataDir) {

@@ -1,17 +1,13 @@
 package org.fraudpipe.job.local;
 
 import java.io.IOException;
-import java.io.Reader;
 import java.io.UncheckedIOException;
-import java.io.Writer;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -70,20 +66,7 @@ public final class LocalSchemaRegistry {
 
         /** The registry's process, if it is alive and is the one recorded. */
         public Optional<ProcessHandle> process() {
-            return ProcessHandle.of(pid)
-                    .filter(ProcessHandle::isAlive)
-                    .filter(
-                            p ->
-                                    p.info()
-                                            .startInstant()
-                                            .map(
-                                                    s ->
-                                                            Math.abs(
-                                                                            s.toEpochMilli()
-                                                                                    - startedAt
-                                                                                            .toEpochMilli())
-                                                                    < 1000)
-                                            .orElse(true));
+            return StateFile.process(pid, startedAt);
         }
     }
 
@@ -245,38 +228,19 @@ public final class LocalSchemaRegistry {
         p.setProperty("port", Integer.toString(state.port()));
         p.setProperty("url", state.url());
         p.setProperty("started.at", state.startedAt().toString());
-        Path file = dataDir.resolve(STATE_FILE);
-        Path tmp = dataDir.resolve(STATE_FILE + ".tmp");
-        try (Writer w = Files.newBufferedWriter(tmp, StandardCharsets.UTF_8)) {
-            p.store(w, "local schema registry started by ./fraud; removed when it is stopped");
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot write " + tmp, e);
-        }
-        try {
-            Files.move(
-                    tmp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot write " + file, e);
-        }
+        StateFile.write(
+                dataDir.resolve(STATE_FILE),
+                p,
+                "local schema registry started by ./fraud; removed when it is stopped");
     }
 
     static Optional<State> read(Path dataDir) {
-        Path file = dataDir.resolve(STATE_FILE);
-        if (!Files.isRegularFile(file)) {
-            return Optional.empty();
-        }
-        Properties p = new Properties();
-        try (Reader r = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
-            p.load(r);
-            return Optional.of(
-                    new State(
-                            Long.parseLong(p.getProperty("pid")),
-                            Integer.parseInt(p.getProperty("port")),
-                            Instant.parse(p.getProperty("started.at"))));
-        } catch (IOException | RuntimeException e) {
-            throw new IllegalStateException(
-                    "schema registry state file " + file + " is unreadable (" + e + "): delete it",
-                    e);
-        }
+        return StateFile.read(dataDir.resolve(STATE_FILE))
+                .map(
+                        p ->
+                                new State(
+                                        Long.parseLong(p.getProperty("pid")),
+                                        Integer.parseInt(p.getProperty("port")),
+                                        Instant.parse(p.getProperty("started.at"))));
     }
 }
