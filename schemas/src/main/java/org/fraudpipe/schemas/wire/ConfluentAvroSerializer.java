@@ -1,12 +1,8 @@
 package org.fraudpipe.schemas.wire;
 
 import java.util.Map;
-import java.util.Objects;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ConcurrentMap;
 import org.apache.avro.specific.SpecificRecord;
 import org.apache.kafka.common.serialization.Serializer;
-import org.fraudpipe.schemas.Topic;
 import org.fraudpipe.schemas.registry.SchemaRegistries;
 import org.fraudpipe.schemas.registry.SchemaRegistryClient;
 
@@ -32,13 +28,12 @@ public final class ConfluentAvroSerializer<T extends SpecificRecord> implements 
     /** The generated class of the keys, for {@link #configure}. */
     public static final String KEY_TYPE_CONFIG = "specific.avro.key.type";
 
-    private final ConcurrentMap<String, ConfluentAvroCodec<T>> codecs = new ConcurrentHashMap<>();
-    private volatile SchemaRegistryClient registry;
-    private volatile Class<T> recordClass;
-    private volatile boolean isKey;
+    private final TopicCodecs<T> codecs;
 
     /** For Kafka's reflective instantiation: {@link #configure} must be called before use. */
-    public ConfluentAvroSerializer() {}
+    public ConfluentAvroSerializer() {
+        this.codecs = new TopicCodecs<>("ConfluentAvroSerializer");
+    }
 
     /**
      * A ready serializer.
@@ -49,17 +44,12 @@ public final class ConfluentAvroSerializer<T extends SpecificRecord> implements 
      */
     public ConfluentAvroSerializer(
             SchemaRegistryClient registry, Class<T> recordClass, boolean isKey) {
-        this.registry = Objects.requireNonNull(registry, "registry");
-        this.recordClass = Objects.requireNonNull(recordClass, "recordClass");
-        this.isKey = isKey;
+        this.codecs = new TopicCodecs<>("ConfluentAvroSerializer", registry, recordClass, isKey);
     }
 
     @Override
     public void configure(Map<String, ?> configs, boolean isKey) {
-        this.recordClass = AvroTypeConfig.recordClass(configs, isKey, recordClass);
-        this.registry = SchemaRegistries.forConfig(configs);
-        this.isKey = isKey;
-        codecs.clear();
+        codecs.configure(configs, isKey);
     }
 
     @Override
@@ -72,21 +62,6 @@ public final class ConfluentAvroSerializer<T extends SpecificRecord> implements 
 
     /** The codec this serializer uses for {@code topic}. */
     ConfluentAvroCodec<T> codec(String topic) {
-        SchemaRegistryClient client = registry;
-        if (client == null) {
-            throw new IllegalStateException(
-                    "ConfluentAvroSerializer is not configured: call configure() with "
-                            + SchemaRegistries.URL_CONFIG
-                            + " and "
-                            + AvroTypeConfig.key(isKey)
-                            + ", or use the constructor that takes a registry");
-        }
-        return codecs.computeIfAbsent(
-                topic,
-                t ->
-                        new ConfluentAvroCodec<>(
-                                client,
-                                isKey ? Topic.keySubject(t) : Topic.valueSubject(t),
-                                recordClass));
+        return codecs.forTopic(topic);
     }
 }
