@@ -1,8 +1,6 @@
 package org.fraudpipe.schemas.wire;
 
-import java.util.HashMap;
 import java.util.Map;
-import java.util.Objects;
 import org.apache.avro.specific.SpecificRecord;
 import org.apache.flink.api.common.serialization.DeserializationSchema;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
@@ -29,10 +27,7 @@ public final class ConfluentAvroDeserializationSchema<T extends SpecificRecord>
         implements DeserializationSchema<T> {
     private static final long serialVersionUID = 1L;
 
-    private final Class<T> recordClass;
-    private final String subject;
-    private final HashMap<String, String> registryConfig;
-    private transient ConfluentAvroCodec<T> codec;
+    private final CodecSpec<T> spec;
 
     /** For {@code schema.registry.url=registryUrl} without authentication. */
     public ConfluentAvroDeserializationSchema(
@@ -46,20 +41,17 @@ public final class ConfluentAvroDeserializationSchema<T extends SpecificRecord>
      */
     public ConfluentAvroDeserializationSchema(
             Class<T> recordClass, String subject, Map<String, String> registryConfig) {
-        this.recordClass = Objects.requireNonNull(recordClass, "recordClass");
-        this.subject = Objects.requireNonNull(subject, "subject");
-        this.registryConfig = new HashMap<>(registryConfig);
-        SchemaRegistries.forConfig(this.registryConfig);
+        this.spec = new CodecSpec<>(recordClass, subject, registryConfig);
     }
 
     @Override
     public void open(InitializationContext context) {
-        codec();
+        spec.codec();
     }
 
     @Override
     public T deserialize(byte[] message) {
-        return codec().decode(message);
+        return spec.codec().decode(message);
     }
 
     @Override
@@ -69,20 +61,11 @@ public final class ConfluentAvroDeserializationSchema<T extends SpecificRecord>
 
     @Override
     public TypeInformation<T> getProducedType() {
-        return FlinkTypes.of(recordClass);
+        return FlinkTypes.of(spec.recordClass());
     }
 
     /** The subject the records are read for. */
     public String subject() {
-        return subject;
-    }
-
-    private ConfluentAvroCodec<T> codec() {
-        if (codec == null) {
-            codec =
-                    new ConfluentAvroCodec<>(
-                            SchemaRegistries.forConfig(registryConfig), subject, recordClass);
-        }
-        return codec;
+        return spec.subject();
     }
 }

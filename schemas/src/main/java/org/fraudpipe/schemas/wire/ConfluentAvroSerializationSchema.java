@@ -1,8 +1,6 @@
 package org.fraudpipe.schemas.wire;
 
-import java.util.HashMap;
 import java.util.Map;
-import java.util.Objects;
 import org.apache.avro.specific.SpecificRecord;
 import org.apache.flink.api.common.serialization.SerializationSchema;
 import org.fraudpipe.schemas.registry.SchemaRegistries;
@@ -22,10 +20,7 @@ public final class ConfluentAvroSerializationSchema<T extends SpecificRecord>
         implements SerializationSchema<T> {
     private static final long serialVersionUID = 1L;
 
-    private final Class<T> recordClass;
-    private final String subject;
-    private final HashMap<String, String> registryConfig;
-    private transient ConfluentAvroCodec<T> codec;
+    private final CodecSpec<T> spec;
 
     /** For {@code schema.registry.url=registryUrl} without authentication. */
     public ConfluentAvroSerializationSchema(
@@ -39,33 +34,21 @@ public final class ConfluentAvroSerializationSchema<T extends SpecificRecord>
      */
     public ConfluentAvroSerializationSchema(
             Class<T> recordClass, String subject, Map<String, String> registryConfig) {
-        this.recordClass = Objects.requireNonNull(recordClass, "recordClass");
-        this.subject = Objects.requireNonNull(subject, "subject");
-        this.registryConfig = new HashMap<>(registryConfig);
-        SchemaRegistries.forConfig(this.registryConfig);
+        this.spec = new CodecSpec<>(recordClass, subject, registryConfig);
     }
 
     @Override
     public void open(InitializationContext context) {
-        codec();
+        spec.codec();
     }
 
     @Override
     public byte[] serialize(T element) {
-        return codec().encode(element);
+        return spec.codec().encode(element);
     }
 
     /** The subject the records are registered under. */
     public String subject() {
-        return subject;
-    }
-
-    private ConfluentAvroCodec<T> codec() {
-        if (codec == null) {
-            codec =
-                    new ConfluentAvroCodec<>(
-                            SchemaRegistries.forConfig(registryConfig), subject, recordClass);
-        }
-        return codec;
+        return spec.subject();
     }
 }
