@@ -229,7 +229,13 @@ public final class FileArchive implements Archive {
         return new FileArchive(root);
     }
 
-    private static FileSystem fileSystemOf(Path root, String option) {
+    /**
+     * The Flink file system of {@code root}.
+     *
+     * @param option the option that named {@code root}, for the message
+     * @throws IllegalArgumentException naming the option if Flink has none for its scheme
+     */
+    public static FileSystem fileSystemOf(Path root, String option) {
         try {
             return root.getFileSystem();
         } catch (IOException e) {

@@ -1,8 +1,6 @@
 package org.fraudpipe.job.config;
 
 import java.net.URI;
-import java.net.URISyntaxException;
-import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.EnumMap;
@@ -11,7 +9,6 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeSet;
-import java.util.regex.Pattern;
 import org.fraudpipe.schemas.Topic;
 import org.fraudpipe.schemas.TopicNames;
 
@@ -53,9 +50,6 @@ public final class JobConfig {
      * job (its archive) are resolved against it; against the working directory when it is unset.
      */
     public static final String HOME_PROPERTY = "fraud.home";
-
-    /** A value that starts with a URI scheme ({@code file:}, {@code s3:}, ...). */
-    private static final Pattern HAS_SCHEME = Pattern.compile("[A-Za-z][A-Za-z0-9+.-]*:.*");
 
     private final Map<JobOption, String> raw;
     private final TopicNames topics;
@@ -273,39 +267,15 @@ public final class JobConfig {
     /** {@link #archiveDir()} with relative local paths resolved against {@code home}. */
     Optional<URI> archiveDir(Path home) {
         String v = raw.get(JobOption.ARCHIVE_DIR);
+        if (v.equals(NO_ARCHIVE)) {
+            return Optional.empty();
+        }
         if (v.isEmpty()) {
             throw bad(
                     JobOption.ARCHIVE_DIR,
                     "must not be empty: give a directory, a file system URI or " + NO_ARCHIVE);
         }
-        if (v.equals(NO_ARCHIVE)) {
-            return Optional.empty();
-        }
-        if (HAS_SCHEME.matcher(v).matches()) {
-            URI uri;
-            try {
-                uri = new URI(v);
-            } catch (URISyntaxException e) {
-                throw bad(JobOption.ARCHIVE_DIR, "'" + v + "' is not a URI: " + e.getMessage());
-            }
-            if (uri.isOpaque()
-                    || (uri.getAuthority() == null
-                            && (uri.getPath() == null || !uri.getPath().startsWith("/")))) {
-                throw bad(
-                        JobOption.ARCHIVE_DIR,
-                        "'"
-                                + v
-                                + "' is not a directory URI: write scheme://authority/path, e.g."
-                                + " file:///var/fraudpipe/archive or s3://bucket/fraudpipe/archive");
-            }
-            return Optional.of(uri);
-        }
-        try {
-            Path local = home.resolve(v).toAbsolutePath().normalize();
-            return Optional.of(new URI("file", "", local.toString(), null, null));
-        } catch (InvalidPathException | URISyntaxException e) {
-            throw bad(JobOption.ARCHIVE_DIR, "'" + v + "' is not a path: " + e.getMessage());
-        }
+        return Optional.of(DirectoryUris.parse(JobOption.ARCHIVE_DIR.flag(), v, home));
     }
 
     /**
@@ -314,7 +284,7 @@ public final class JobConfig {
      */
     public boolean archiveDirIsLocalPath() {
         String v = raw.get(JobOption.ARCHIVE_DIR);
-        return !v.equals(NO_ARCHIVE) && !HAS_SCHEME.matcher(v).matches();
+        return !v.equals(NO_ARCHIVE) && !DirectoryUris.hasScheme(v);
     }
 
     public int parallelism() {
