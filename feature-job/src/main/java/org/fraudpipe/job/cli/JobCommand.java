@@ -1,7 +1,9 @@
 package org.fraudpipe.job.cli;
 
+import java.util.Optional;
 import java.util.concurrent.Callable;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.fraudpipe.job.archive.FileArchive;
 import org.fraudpipe.job.config.JobConfig;
 import org.fraudpipe.job.kafka.KafkaIO;
 import org.fraudpipe.job.kafka.StartupChecks;
@@ -25,6 +27,8 @@ import picocli.CommandLine.Command;
         description = {
             "Runs the streaming feature job: Kafka transactions -> event-time windows with allowed"
                     + " lateness -> features (upsert, exactly-once), late records and dead letters.",
+            "Archives what it receives and writes under --archive-dir (Avro files, committed at"
+                    + " checkpoints) for the batch parity check.",
             "Checks at start-up that Kafka, the topics and the schema registry are there."
         })
 public final class JobCommand implements Callable<Integer> {
@@ -48,15 +52,18 @@ public final class JobCommand implements Callable<Integer> {
         // The model first: no network needed, and a bad model must stop the job before it runs.
         OnnxPaneScorer.Factory scorer = OnnxPaneScorer.Factory.of(config);
         ModelMetadata model = scorer.check();
-        StartupChecks.verify(config);
         StreamExecutionEnvironment env = JobEnvironment.create(config);
+        // Then the archive (no network either): a local path is refused on a cluster.
+        Optional<FileArchive> archive = FileArchive.forJob(config, !JobEnvironment.isLocal(env));
+        StartupChecks.verify(config);
         FeatureJobTopology.build(
                 env,
                 KafkaIO.source(config),
                 new FeatureWindowSpec(config.windowSize(), config.allowedLateness()),
                 new FeatureJobTopology.Scoring(
                         scorer, config.scoringBatchSize(), config.scoringMaxDelay()),
-                KafkaIO.sinks(config));
+                KafkaIO.sinks(config),
+                archive.orElse(null));
         System.out.println(
                 "Starting "
                         + JOB_NAME
@@ -64,6 +71,8 @@ public final class JobCommand implements Callable<Integer> {
                         + model.name()
                         + " "
                         + model.version()
+                        + ", archive "
+                        + archive.map(a -> a.root().toString()).orElse(JobConfig.NO_ARCHIVE)
                         + " and "
                         + config.asMap());
         env.execute(JOB_NAME);

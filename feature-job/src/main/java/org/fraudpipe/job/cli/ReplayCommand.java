@@ -1,5 +1,6 @@
 package org.fraudpipe.job.cli;
 
+import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -7,12 +8,16 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
+import org.apache.flink.core.fs.FileSystem;
+import org.fraudpipe.job.archive.FileArchive;
+import org.fraudpipe.job.config.DirectoryUris;
 import org.fraudpipe.job.config.JobConfig;
 import org.fraudpipe.job.config.JobOption;
 import org.fraudpipe.job.replay.Replay;
 import org.fraudpipe.job.replay.ReplayConfig;
 import org.fraudpipe.job.replay.ReplayOutput;
 import org.fraudpipe.job.replay.ReplaySummary;
+import org.fraudpipe.schemas.archive.ArchiveStream;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -49,6 +54,8 @@ import picocli.CommandLine.Spec;
                     + " emittedAt and detectedAt are the watermark at the firing.",
             "The file is read at parallelism 1 (that is what makes the output deterministic);"
                     + " --parallelism sets the windows and the sinks.",
+            "With --archive DIR it also writes the streaming job's archive of the run (what the"
+                    + " batch parity check reads).",
         },
         footer = {
             "",
@@ -85,6 +92,18 @@ public final class ReplayCommand implements Callable<Integer> {
             required = true,
             description = "JSON Lines file of transactions in arrival order.")
     Path input;
+
+    static final String ARCHIVE = "--archive";
+
+    @Option(
+            names = ARCHIVE,
+            paramLabel = "DIR",
+            description =
+                    "Also write the streaming job's archive there, as the job does (transactions"
+                            + " received, features, scores, late records, dead letters; Avro files"
+                            + " in hour partitions): a directory or a Flink file system URI. It"
+                            + " must not hold an archive yet (records would be archived twice).")
+    String archive;
 
     @Option(
             names = "--output",
@@ -170,10 +189,41 @@ public final class ReplayCommand implements Callable<Integer> {
                 }
             }
         }
+        ReplayConfig config;
         try {
-            return ReplayConfig.of(input, output, JobConfig.of(values));
+            config = ReplayConfig.of(input, output, JobConfig.of(values));
         } catch (IllegalArgumentException e) {
             throw usage(e.getMessage());
+        }
+        return archive == null ? config : config.withArchive(archiveRoot());
+    }
+
+    /** The {@code --archive} root: a directory, new or empty of archive streams. */
+    private org.apache.flink.core.fs.Path archiveRoot() {
+        try {
+            org.apache.flink.core.fs.Path root =
+                    new org.apache.flink.core.fs.Path(
+                            DirectoryUris.parse(ARCHIVE, archive, Path.of("")));
+            FileSystem fs = FileArchive.fileSystemOf(root, ARCHIVE);
+            if (fs.exists(root) && !fs.getFileStatus(root).isDir()) {
+                throw usage(ARCHIVE + " " + archive + " exists and is not a directory");
+            }
+            List<ArchiveStream> existing = FileArchive.existingStreams(root);
+            if (!existing.isEmpty()) {
+                throw usage(
+                        ARCHIVE
+                                + " "
+                                + archive
+                                + " already holds an archive ("
+                                + FileArchive.directory(root, existing.get(0))
+                                + "); a replay archives into a new or empty directory, or its"
+                                + " records would be archived twice");
+            }
+            return root;
+        } catch (IllegalArgumentException e) {
+            throw usage(e.getMessage());
+        } catch (IOException e) {
+            throw usage(ARCHIVE + " " + archive + " cannot be read: " + e);
         }
     }
 

@@ -1,11 +1,13 @@
 package org.fraudpipe.job.config;
 
 import java.net.URI;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.EnumMap;
 import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.TreeSet;
 import org.fraudpipe.schemas.Topic;
 import org.fraudpipe.schemas.TopicNames;
@@ -39,6 +41,15 @@ public final class JobConfig {
      * the job before it is committed, or Kafka aborts it and the output is lost.
      */
     static final Duration RESTART_ALLOWANCE = Duration.ofMinutes(1);
+
+    /** The {@code --archive-dir} value that turns the archive off. */
+    public static final String NO_ARCHIVE = "none";
+
+    /**
+     * System property naming the project root, set by {@code ./fraud}: relative local paths of the
+     * job (its archive) are resolved against it; against the working directory when it is unset.
+     */
+    public static final String HOME_PROPERTY = "fraud.home";
 
     private final Map<JobOption, String> raw;
     private final TopicNames topics;
@@ -116,6 +127,7 @@ public final class JobConfig {
         stateBackend();
         startingOffsets();
         checkpointDir();
+        archiveDir(Path.of("."));
         schemaRegistryUrl();
         int maxParallelism = positiveInt(JobOption.MAX_PARALLELISM);
         if (maxParallelism > 32768) {
@@ -241,6 +253,38 @@ public final class JobConfig {
             }
             throw bad(JobOption.CHECKPOINT_DIR, "'" + v + "' is not a URI: " + e.getMessage());
         }
+    }
+
+    /**
+     * The archive's root directory, or empty for {@value #NO_ARCHIVE}. A value with a scheme is a
+     * file system URI, used as given; one without is a local path, a relative one resolved against
+     * the project root ({@value #HOME_PROPERTY}), and becomes a {@code file:} URI.
+     */
+    public Optional<URI> archiveDir() {
+        return archiveDir(Path.of(System.getProperty(HOME_PROPERTY, ".")));
+    }
+
+    /** {@link #archiveDir()} with relative local paths resolved against {@code home}. */
+    Optional<URI> archiveDir(Path home) {
+        String v = raw.get(JobOption.ARCHIVE_DIR);
+        if (v.equals(NO_ARCHIVE)) {
+            return Optional.empty();
+        }
+        if (v.isEmpty()) {
+            throw bad(
+                    JobOption.ARCHIVE_DIR,
+                    "must not be empty: give a directory, a file system URI or " + NO_ARCHIVE);
+        }
+        return Optional.of(DirectoryUris.parse(JobOption.ARCHIVE_DIR.flag(), v, home));
+    }
+
+    /**
+     * Whether {@code --archive-dir} is a local path (no scheme): fine for a local run, refused on a
+     * cluster, whose TaskManagers do not share the client's disk.
+     */
+    public boolean archiveDirIsLocalPath() {
+        String v = raw.get(JobOption.ARCHIVE_DIR);
+        return !v.equals(NO_ARCHIVE) && !DirectoryUris.hasScheme(v);
     }
 
     public int parallelism() {

@@ -69,6 +69,17 @@ public enum JobOption {
             "128",
             "Key groups; fixed for the life of the job's state (savepoints depend on it)."),
 
+    // Archive
+    ARCHIVE_DIR(
+            "archive-dir",
+            ".fraud/archive",
+            "Where the job archives every valid transaction it receives and every feature, score,"
+                    + " late record and dead letter it writes (Avro files in hour partitions,"
+                    + " committed at checkpoints), for the batch parity check: a file system URI"
+                    + " (file:///..., s3://..., hdfs://...), a local path (a relative one is under"
+                    + " the project root; local runs only), or none to archive nothing (parity then"
+                    + " cannot run). On a cluster: a file system every TaskManager shares."),
+
     // Kafka
     BOOTSTRAP_SERVERS("bootstrap-servers", "localhost:9092", "Kafka bootstrap servers."),
     SCHEMA_REGISTRY_URL(

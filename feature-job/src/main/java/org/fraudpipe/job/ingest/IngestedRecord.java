@@ -1,5 +1,6 @@
 package org.fraudpipe.job.ingest;
 
+import java.time.Instant;
 import java.util.Objects;
 import org.fraudpipe.schemas.avro.DeadLetter;
 import org.fraudpipe.schemas.avro.Transaction;
@@ -14,6 +15,11 @@ import org.fraudpipe.schemas.avro.Transaction;
  * watermark generator and the router both obey that one decision, so a quarantined record can never
  * have moved the watermark.
  *
+ * <p>Every record, valid or not, carries its {@link SourcePosition} (the {@code source*} fields and
+ * {@link #recordTimestamp}): a dead letter names it, and a valid transaction is archived with it
+ * ({@code ArchivedTransaction}), so that one received record can be told from another, e.g. a
+ * producer's retry from the original.
+ *
  * <p>A Flink POJO (public fields, no-arg constructor); the Avro fields use Flink's Avro serializer.
  */
 public final class IngestedRecord {
@@ -23,23 +29,59 @@ public final class IngestedRecord {
     public long receivedAt;
     public boolean futureDated;
 
+    /** Kafka topic it was read from (in a replay: the input file's name). */
+    public String sourceTopic;
+
+    /** Kafka partition (in a replay: 0). */
+    public int sourcePartition;
+
+    /** Kafka offset (in a replay: the 1-based line number). */
+    public long sourceOffset;
+
+    /** The Kafka record timestamp, epoch millis; null without one (and in a replay). */
+    public Long recordTimestamp;
+
     public IngestedRecord() {}
 
-    /** A valid transaction. */
-    public static IngestedRecord valid(Transaction tx, long receivedAt, boolean futureDated) {
+    /** A valid transaction read at {@code position}. */
+    public static IngestedRecord valid(
+            Transaction tx, SourcePosition position, long receivedAt, boolean futureDated) {
         IngestedRecord r = new IngestedRecord();
         r.transaction = Objects.requireNonNull(tx);
+        r.setPosition(position);
         r.receivedAt = receivedAt;
         r.futureDated = futureDated;
         return r;
     }
 
-    /** A record that could not become a valid transaction. */
+    /** A record that could not become a valid transaction; its position is the dead letter's. */
     public static IngestedRecord dead(DeadLetter deadLetter, long receivedAt) {
         IngestedRecord r = new IngestedRecord();
         r.deadLetter = Objects.requireNonNull(deadLetter);
+        r.setPosition(
+                new SourcePosition(
+                        deadLetter.getSourceTopic(),
+                        deadLetter.getSourcePartition(),
+                        deadLetter.getSourceOffset(),
+                        deadLetter.getRecordTimestamp()));
         r.receivedAt = receivedAt;
         return r;
+    }
+
+    /** Where the record was read. */
+    public SourcePosition position() {
+        return new SourcePosition(
+                sourceTopic,
+                sourcePartition,
+                sourceOffset,
+                recordTimestamp == null ? null : Instant.ofEpochMilli(recordTimestamp));
+    }
+
+    private void setPosition(SourcePosition position) {
+        sourceTopic = position.topic();
+        sourcePartition = position.partition();
+        sourceOffset = position.offset();
+        recordTimestamp = position.timestamp() == null ? null : position.timestamp().toEpochMilli();
     }
 
     /** Whether this record may reach a window and move the watermark. */

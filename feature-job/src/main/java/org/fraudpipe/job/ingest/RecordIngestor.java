@@ -65,7 +65,7 @@ public final class RecordIngestor implements Serializable {
         if (problem.isPresent()) {
             return dead(position, key, value, receivedAt, DeadLetterReason.INVALID, problem.get());
         }
-        return IngestedRecord.valid(tx, receivedAt, isFutureDated(tx, receivedAt));
+        return IngestedRecord.valid(tx, position, receivedAt, isFutureDated(tx, receivedAt));
     }
 
     /** The one future-dated rule: event time beyond arrival plus the tolerance. */

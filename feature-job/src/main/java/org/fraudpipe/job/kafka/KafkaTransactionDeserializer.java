@@ -22,7 +22,9 @@ import org.fraudpipe.schemas.wire.TopicSerdes;
  * restart-loop the job.
  *
  * <p>The arrival time ({@link IngestedRecord#receivedAt}) is the wall clock when the record is
- * deserialized, i.e. processing time.
+ * deserialized, i.e. processing time. Every ingested record keeps its Kafka topic, partition,
+ * offset and record timestamp ({@link SourcePosition}): a dead letter's, or a valid transaction's
+ * archive record's.
  */
 public final class KafkaTransactionDeserializer
         implements KafkaRecordDeserializationSchema<IngestedRecord> {

@@ -17,6 +17,7 @@ import org.apache.flink.configuration.CoreOptions;
 import org.apache.flink.configuration.PipelineOptions;
 import org.apache.flink.configuration.StateBackendOptions;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.fraudpipe.job.archive.FileArchive;
 import org.fraudpipe.job.ingest.IngestRouter;
 import org.fraudpipe.job.topology.FeatureJobTopology;
 import org.fraudpipe.schemas.avro.Decision;
@@ -28,6 +29,11 @@ import org.fraudpipe.schemas.avro.Timing;
  * Runs a deterministic replay: the feature job's one topology ({@link FeatureJobTopology}) over a
  * file ({@link ReplaySource}) into staging files ({@link ReplaySinks}), in a local MiniCluster in
  * this JVM, then writes the canonical output files ({@link StagedOutput}).
+ *
+ * <p>With {@link ReplayConfig#archive()} it also writes the streaming job's archive ({@link
+ * FileArchive}: the same sinks, layout and records as the job's), e.g. to give the batch parity
+ * check an archive built from a file. The archive's part files have random names and record orders
+ * (like any archive the job writes); the JSON Lines outputs are the same with or without it.
  *
  * <p>Invariants: the output files depend only on the input file and the {@link ReplayConfig}'s
  * event-time options, not on the parallelism, the state backend, timing or the machine; they are
@@ -44,10 +50,13 @@ public final class Replay {
     private Replay() {}
 
     /**
-     * The Flink configuration of a replay: no checkpoints (the sinks commit at the end of the
-     * input), no periodic watermarks (the source emits one per record; a timer-driven emission
-     * could only repeat it, but the replay should not depend on a wall-clock timer at all), the
-     * state backend and parallelism of the config.
+     * The Flink configuration of a replay: no checkpoints (the file sinks, the replay's and the
+     * archive's, still commit everything: at the end of the bounded input the sink writers flush
+     * and, with checkpointing disabled, Flink's committer commits all it holds; so nothing needs
+     * enabling for that, and the integration test checks that no hidden file is left), no periodic
+     * watermarks (the source emits one per record; a timer-driven emission could only repeat it,
+     * but the replay should not depend on a wall-clock timer at all), the state backend and
+     * parallelism of the config.
      */
     public static Configuration flinkConfiguration(ReplayConfig config) {
         Configuration conf = new Configuration();
@@ -83,7 +92,8 @@ public final class Replay {
                             config.input(), config.outOfOrderness(), config.futureTolerance()),
                     config.windows(),
                     config.scoring(),
-                    new ReplaySinks(staging.dir()));
+                    new ReplaySinks(staging.dir()),
+                    config.archive() == null ? null : new FileArchive(config.archive()));
             JobExecutionResult result =
                     env.execute(JOB_NAME + " of " + config.input().getFileName());
             return writeOutputs(config, staging.dir(), result, began);

@@ -26,6 +26,8 @@ import org.fraudpipe.job.window.ProcessingTimeSource;
  * @param maxParallelism key groups
  * @param stateBackend of the windows
  * @param scoring the model that scores every pane, and its batching
+ * @param archive the root of the archive the replay writes (the streaming job's layout, any Flink
+ *     file system), or null for none
  */
 public record ReplayConfig(
         Path input,
@@ -36,7 +38,8 @@ public record ReplayConfig(
         int parallelism,
         int maxParallelism,
         JobConfig.StateBackend stateBackend,
-        FeatureJobTopology.Scoring scoring) {
+        FeatureJobTopology.Scoring scoring,
+        org.apache.flink.core.fs.Path archive) {
 
     public ReplayConfig {
         Objects.requireNonNull(input, "input");
@@ -75,6 +78,22 @@ public record ReplayConfig(
                 new FeatureJobTopology.Scoring(
                         OnnxPaneScorer.Factory.of(job),
                         job.scoringBatchSize(),
-                        job.scoringMaxDelay()));
+                        job.scoringMaxDelay()),
+                null);
+    }
+
+    /** This replay, also archiving under {@code root} (null: archiving nothing). */
+    public ReplayConfig withArchive(org.apache.flink.core.fs.Path root) {
+        return new ReplayConfig(
+                input,
+                output,
+                windows,
+                outOfOrderness,
+                futureTolerance,
+                parallelism,
+                maxParallelism,
+                stateBackend,
+                scoring,
+                root);
     }
 }

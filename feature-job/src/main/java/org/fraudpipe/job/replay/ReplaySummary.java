@@ -78,6 +78,9 @@ public record ReplaySummary(
         for (Path f : files) {
             b.append("    ").append(f).append('\n');
         }
+        if (config.archive() != null) {
+            b.append("  archived to\n    ").append(config.archive()).append('\n');
+        }
         return b.toString();
     }
 

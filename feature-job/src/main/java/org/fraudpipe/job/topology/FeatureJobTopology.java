@@ -5,6 +5,7 @@ import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.fraudpipe.job.archive.ReceivedTransactions;
 import org.fraudpipe.job.ingest.IngestRouter;
 import org.fraudpipe.job.ingest.IngestedRecord;
 import org.fraudpipe.job.scoring.BatchScoringOperator;
@@ -12,6 +13,7 @@ import org.fraudpipe.job.scoring.PaneScorer;
 import org.fraudpipe.job.window.FeatureWindowSpec;
 import org.fraudpipe.job.window.FeatureWindows;
 import org.fraudpipe.job.window.WindowedFeatures;
+import org.fraudpipe.schemas.avro.ArchivedTransaction;
 import org.fraudpipe.schemas.avro.DeadLetter;
 import org.fraudpipe.schemas.avro.FeatureRecord;
 import org.fraudpipe.schemas.avro.LateRecord;
@@ -31,6 +33,9 @@ import org.fraudpipe.schemas.avro.Transaction;
  *     keyBy(userId) -> tumbling window + allowed lateness -> features (every pane)
  *                          |                                  \-> batch scoring -> scores
  *                          \-> too-late side output -------> late (TOO_LATE)
+ *
+ *   source -> received transactions (valid, quarantined included) -> archive: transactions
+ *   features, scores, late, dead letters ---------------------------> archive: the same streams
  * </pre>
  *
  * <p>The ingest router runs at its source's parallelism (a forward, chained edge), so it sees every
@@ -39,6 +44,12 @@ import org.fraudpipe.schemas.avro.Transaction;
  *
  * <p>Scoring is optional ({@link Scoring}): chained to the window operator, it scores every pane,
  * on time and late, in batches ({@link BatchScoringOperator}).
+ *
+ * <p>The archive is optional too ({@link Archive}): a second set of sinks attached here, next to
+ * the output sinks, to the very same streams (so the archive holds exactly what was served), plus
+ * the received transactions, mapped from the source's records by a stateless operator chained to
+ * the source (so it sees every valid record once, whatever the router decides for it). Why an
+ * argument rather than a decorator of the output sinks: see {@link Archive}.
  */
 public final class FeatureJobTopology {
 
@@ -46,12 +57,15 @@ public final class FeatureJobTopology {
      * The job's output streams, before sinks.
      *
      * @param scores every pane's score, or null when the topology does not score
+     * @param received every valid transaction received, as archived; null when the topology does
+     *     not archive
      */
     public record Streams(
             DataStream<FeatureRecord> features,
             DataStream<ScoreRecord> scores,
             DataStream<LateRecord> late,
-            DataStream<DeadLetter> deadLetters) {}
+            DataStream<DeadLetter> deadLetters,
+            DataStream<ArchivedTransaction> received) {}
 
     /**
      * The scoring stage: the model (validated on the client before the job is built) and how panes
@@ -72,7 +86,7 @@ public final class FeatureJobTopology {
 
     /**
      * Builds the streams from {@code source}, scores the panes if {@code scoring} is not null, and
-     * attaches {@code sinks}.
+     * attaches {@code sinks}; archives nothing.
      */
     public static Streams build(
             StreamExecutionEnvironment env,
@@ -80,22 +94,54 @@ public final class FeatureJobTopology {
             FeatureWindowSpec spec,
             Scoring scoring,
             OutputSinks sinks) {
-        Streams streams = build(env, source, spec, scoring);
+        return build(env, source, spec, scoring, sinks, null);
+    }
+
+    /**
+     * Builds the streams from {@code source}, scores the panes if {@code scoring} is not null,
+     * attaches {@code sinks} and, if {@code archive} is not null, the archive's sinks to the same
+     * streams and to the received transactions.
+     */
+    public static Streams build(
+            StreamExecutionEnvironment env,
+            TransactionSource source,
+            FeatureWindowSpec spec,
+            Scoring scoring,
+            OutputSinks sinks,
+            Archive archive) {
+        Streams streams = build(env, source, spec, scoring, archive != null);
+        attach(streams, sinks);
+        if (archive != null) {
+            archive.transactions(streams.received());
+            attach(streams, archive);
+        }
+        return streams;
+    }
+
+    /** Builds the streams from {@code source}, without sinks and without archiving. */
+    public static Streams build(
+            StreamExecutionEnvironment env,
+            TransactionSource source,
+            FeatureWindowSpec spec,
+            Scoring scoring) {
+        return build(env, source, spec, scoring, false);
+    }
+
+    private static void attach(Streams streams, OutputSinks sinks) {
         sinks.features(streams.features());
         if (streams.scores() != null) {
             sinks.scores(streams.scores());
         }
         sinks.late(streams.late());
         sinks.deadLetters(streams.deadLetters());
-        return streams;
     }
 
-    /** Builds the streams from {@code source}, without sinks. */
-    public static Streams build(
+    private static Streams build(
             StreamExecutionEnvironment env,
             TransactionSource source,
             FeatureWindowSpec spec,
-            Scoring scoring) {
+            Scoring scoring,
+            boolean archiveReceived) {
         DataStream<IngestedRecord> ingested = source.create(env);
         SingleOutputStreamOperator<Transaction> valid =
                 ingested.process(new IngestRouter(spec), TypeInformation.of(Transaction.class))
@@ -122,6 +168,17 @@ public final class FeatureJobTopology {
                                                 scoring.maxDelay().toMillis(),
                                                 spec.processingTime()))
                                 .uid(Uids.SCORING);
-        return new Streams(features, scores, late, valid.getSideOutput(IngestRouter.DEAD_LETTERS));
+        // Built only when archived: an operator without a consumer would still run.
+        DataStream<ArchivedTransaction> received =
+                archiveReceived
+                        ? ingested.flatMap(
+                                        new ReceivedTransactions(),
+                                        TypeInformation.of(ArchivedTransaction.class))
+                                .uid(Uids.ARCHIVE_RECEIVED)
+                                .name(OperatorNames.ARCHIVE_RECEIVED)
+                                .setParallelism(ingested.getParallelism())
+                        : null;
+        return new Streams(
+                features, scores, late, valid.getSideOutput(IngestRouter.DEAD_LETTERS), received);
     }
 }

@@ -3,6 +3,7 @@ package org.fraudpipe.job.topology;
 import org.apache.flink.configuration.CheckpointingOptions;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.CoreOptions;
+import org.apache.flink.configuration.DeploymentOptions;
 import org.apache.flink.configuration.ExternalizedCheckpointRetention;
 import org.apache.flink.configuration.PipelineOptions;
 import org.apache.flink.configuration.StateBackendOptions;
@@ -46,6 +47,15 @@ public final class JobEnvironment {
             case HASHMAP -> conf.set(StateBackendOptions.STATE_BACKEND, "hashmap");
         }
         return conf;
+    }
+
+    /**
+     * Whether {@code env} runs the job in a MiniCluster in this JVM ({@code execution.target:
+     * local}), rather than on a cluster ({@code flink run}: remote, application, ...), where
+     * TaskManagers do not share this machine's disk.
+     */
+    public static boolean isLocal(StreamExecutionEnvironment env) {
+        return "local".equals(env.getConfiguration().get(DeploymentOptions.TARGET));
     }
 
     /** An environment (local MiniCluster, or the cluster's under {@code flink run}) for the job. */

@@ -44,5 +44,19 @@ public final class Uids {
     public static final String REPLAY_SCORES_SINK = "replay-scores-sink";
     public static final String REPLAY_DEAD_LETTERS_SINK = "replay-dead-letters-sink";
 
+    /** Valid ingested records to their archive record (stateless). */
+    public static final String ARCHIVE_RECEIVED = "archive-received-transactions";
+
+    /**
+     * Archive file sinks: their in-progress and pending part files live in checkpoints (committed
+     * when the checkpoint completes).
+     */
+    public static final String ARCHIVE_TRANSACTIONS_SINK = "archive-transactions-sink";
+
+    public static final String ARCHIVE_FEATURES_SINK = "archive-features-sink";
+    public static final String ARCHIVE_SCORES_SINK = "archive-scores-sink";
+    public static final String ARCHIVE_LATE_SINK = "archive-late-sink";
+    public static final String ARCHIVE_DEAD_LETTERS_SINK = "archive-dead-letters-sink";
+
     private Uids() {}
 }

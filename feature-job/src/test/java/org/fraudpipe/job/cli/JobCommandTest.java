@@ -10,7 +10,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
 
-/** The job stops at start-up, before touching Kafka, when its model is unusable. */
+/** The job stops at start-up, before touching Kafka, when its model or archive is unusable. */
 class JobCommandTest {
 
     @TempDir Path tmp;
@@ -46,5 +46,25 @@ class JobCommandTest {
         String[] r = run("job", "--review-threshold", "0.95", "--block-threshold", "0.9");
         assertThat(r[0]).isNotEqualTo("0");
         assertThat(r[1]).contains("--block-threshold (0.9) must be at least --review-threshold");
+    }
+
+    @Test
+    void anArchiveDirWithoutAFileSystemStopsTheJobNamingTheOption() {
+        String[] r =
+                run(
+                        "job",
+                        "--archive-dir",
+                        "nosuchfs://bucket/archive",
+                        "--bootstrap-servers",
+                        "localhost:1");
+        assertThat(r[0]).isNotEqualTo("0");
+        assertThat(r[1]).contains("--archive-dir nosuchfs://bucket/archive").contains("plugin");
+    }
+
+    @Test
+    void aMalformedArchiveDirStopsTheJobNamingTheOption() {
+        String[] r = run("job", "--archive-dir", "hdfs:archive");
+        assertThat(r[0]).isNotEqualTo("0");
+        assertThat(r[1]).contains("--archive-dir 'hdfs:archive' is not a directory URI");
     }
 }

@@ -141,4 +141,82 @@ class ReplayCommandTest {
         assertThat(missing.exitCode()).isEqualTo(2);
         assertThat(missing.err()).contains("Missing required option: '--output=DIR'");
     }
+
+    @Test
+    void archiveTakesADirectoryOrAUriAndNoneByDefault() throws Exception {
+        Path input = Files.writeString(tmp.resolve("tx.jsonl"), "");
+        String out = tmp.resolve("out").toString();
+
+        assertThat(parse("--input", input.toString(), "--output", out).archive()).isNull();
+        assertThat(
+                        parse(
+                                        "--input",
+                                        input.toString(),
+                                        "--output",
+                                        out,
+                                        "--archive",
+                                        tmp.resolve("a").toString())
+                                .archive()
+                                .toUri()
+                                .getPath())
+                .isEqualTo(tmp.resolve("a").toString());
+        assertThat(
+                        parse(
+                                        "--input",
+                                        input.toString(),
+                                        "--output",
+                                        out,
+                                        "--archive",
+                                        tmp.resolve("b").toUri().toString())
+                                .archive()
+                                .toUri()
+                                .getPath())
+                .isEqualTo(tmp.resolve("b").toString());
+        assertThat(fraud("replay", "--help").out()).contains("--archive=DIR");
+    }
+
+    @Test
+    void anArchiveThatExistsOrCannotBeWrittenIsAUsageErrorNamingTheOption() throws Exception {
+        Path input = Files.writeString(tmp.resolve("tx.jsonl"), "");
+        String out = tmp.resolve("out").toString();
+        Path old = Files.createDirectories(tmp.resolve("old").resolve("transactions"));
+
+        Run existing =
+                fraud(
+                        "replay",
+                        "--input",
+                        input.toString(),
+                        "--output",
+                        out,
+                        "--archive",
+                        old.getParent().toString());
+        assertThat(existing.exitCode()).isEqualTo(2);
+        assertThat(existing.err())
+                .contains("--archive " + old.getParent() + " already holds an archive");
+
+        Run file =
+                fraud(
+                        "replay",
+                        "--input",
+                        input.toString(),
+                        "--output",
+                        out,
+                        "--archive",
+                        input.toString());
+        assertThat(file.exitCode()).isEqualTo(2);
+        assertThat(file.err()).contains("exists and is not a directory");
+
+        Run scheme =
+                fraud(
+                        "replay",
+                        "--input",
+                        input.toString(),
+                        "--output",
+                        out,
+                        "--archive",
+                        "nosuchfs://bucket/a");
+        assertThat(scheme.exitCode()).isEqualTo(2);
+        assertThat(scheme.err()).contains("--archive nosuchfs://bucket/a");
+        assertThat(tmp.resolve("out")).doesNotExist();
+    }
 }

@@ -3,10 +3,13 @@ package org.fraudpipe.job.config;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.net.URI;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
 import org.fraudpipe.schemas.Topic;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
@@ -63,11 +66,46 @@ class JobConfigTest {
         "block-threshold, high, --block-threshold 'high' is not a number",
         "block-threshold, 0.4, --block-threshold (0.4) must be at least --review-threshold (0.5)",
         "scoring-batch-size, 0, --scoring-batch-size must be at least 1",
+        "archive-dir, '', --archive-dir must not be empty",
+        "archive-dir, hdfs:archive, --archive-dir 'hdfs:archive' is not a directory URI",
+        "archive-dir, file:archive, --archive-dir 'file:archive' is not a directory URI",
+        "archive-dir, 's3://bucket/a b', --archive-dir 's3://bucket/a b' is not a URI",
     })
     void badValuesFailNamingTheOption(String key, String value, String message) {
         assertThatThrownBy(() -> JobConfig.of(Map.of(key, value)))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining(message);
+    }
+
+    @Test
+    void theArchiveDefaultsToDotFraudUnderTheProjectRoot(@TempDir Path home) {
+        JobConfig c = JobConfig.defaults();
+        assertThat(c.archiveDir(home))
+                .contains(home.resolve(".fraud").resolve("archive").toUri().normalize());
+        assertThat(c.archiveDir(home).get().getScheme()).isEqualTo("file");
+        assertThat(c.archiveDirIsLocalPath()).isTrue();
+    }
+
+    @Test
+    void anArchiveUriIsUsedAsGivenAndALocalPathBecomesAFileUri(@TempDir Path home) {
+        JobConfig s3 = JobConfig.of(Map.of("archive-dir", "s3://bucket/fraudpipe/archive"));
+        assertThat(s3.archiveDir(home)).contains(URI.create("s3://bucket/fraudpipe/archive"));
+        assertThat(s3.archiveDirIsLocalPath()).isFalse();
+        JobConfig file = JobConfig.of(Map.of("archive-dir", "file:///mnt/shared/archive"));
+        assertThat(file.archiveDir(home)).contains(URI.create("file:///mnt/shared/archive"));
+        assertThat(file.archiveDirIsLocalPath()).isFalse();
+        JobConfig relative = JobConfig.of(Map.of("archive-dir", "target/../archive"));
+        assertThat(relative.archiveDir(home)).contains(home.resolve("archive").toUri().normalize());
+        assertThat(relative.archiveDirIsLocalPath()).isTrue();
+        JobConfig absolute = JobConfig.of(Map.of("archive-dir", "/var/archive"));
+        assertThat(absolute.archiveDir(home)).contains(URI.create("file:///var/archive"));
+    }
+
+    @Test
+    void noneTurnsTheArchiveOff() {
+        JobConfig c = JobConfig.of(Map.of("archive-dir", "none"));
+        assertThat(c.archiveDir()).isEmpty();
+        assertThat(c.archiveDirIsLocalPath()).isFalse();
     }
 
     @Test

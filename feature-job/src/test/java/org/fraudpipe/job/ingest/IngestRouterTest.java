@@ -39,13 +39,21 @@ class IngestRouterTest {
 
             Transaction valid = RecordIngestorTest.tx(T0);
             harness.processElement(
-                    new StreamRecord<>(IngestedRecord.valid(valid, T0.toEpochMilli(), false), 1));
+                    new StreamRecord<>(
+                            IngestedRecord.valid(
+                                    valid, RecordIngestorTest.POS, T0.toEpochMilli(), false),
+                            1));
             harness.processWatermark(T0.toEpochMilli() - 5_000);
             Instant future = T0.plus(Duration.ofHours(3));
             long arrival = T0.toEpochMilli();
             harness.processElement(
                     new StreamRecord<>(
-                            IngestedRecord.valid(RecordIngestorTest.tx(future), arrival, true), 2));
+                            IngestedRecord.valid(
+                                    RecordIngestorTest.tx(future),
+                                    RecordIngestorTest.POS,
+                                    arrival,
+                                    true),
+                            2));
             DeadLetter letter =
                     DeadLetter.newBuilder()
                             .setSourceTopic("transactions")
@@ -93,6 +101,7 @@ class IngestRouterTest {
                     new StreamRecord<>(
                             IngestedRecord.valid(
                                     RecordIngestorTest.tx(T0.plus(Duration.ofDays(1))),
+                                    RecordIngestorTest.POS,
                                     T0.toEpochMilli(),
                                     true),
                             1));
@@ -114,7 +123,7 @@ class IngestRouterTest {
         Transaction tx = RecordIngestorTest.tx(eventTime);
         tx.setTransactionId(id);
         return new StreamRecord<>(
-                IngestedRecord.valid(tx, eventTime.toEpochMilli(), false),
+                IngestedRecord.valid(tx, RecordIngestorTest.POS, eventTime.toEpochMilli(), false),
                 eventTime.toEpochMilli());
     }
 

@@ -29,7 +29,10 @@ class IngestWatermarksTest {
 
     static IngestedRecord at(long millis, boolean future) {
         return IngestedRecord.valid(
-                RecordIngestorTest.tx(Instant.ofEpochMilli(millis)), millis, future);
+                RecordIngestorTest.tx(Instant.ofEpochMilli(millis)),
+                RecordIngestorTest.POS,
+                millis,
+                future);
     }
 
     @Test

@@ -7,6 +7,8 @@ import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
+import org.apache.flink.api.common.typeinfo.TypeInformation;
+import org.apache.flink.api.java.typeutils.PojoTypeInfo;
 import org.fraudpipe.schemas.avro.DeadLetter;
 import org.fraudpipe.schemas.avro.DeadLetterReason;
 import org.fraudpipe.schemas.avro.Transaction;
@@ -37,13 +39,47 @@ class RecordIngestorTest {
     }
 
     @Test
-    void aValidTransactionPassesWithItsArrivalTime() {
-        IngestedRecord r = ingestor.ingest(POS, KEY, VALUE, T0.toEpochMilli(), bytes -> tx(T0));
+    void aValidTransactionPassesWithItsArrivalTimeAndPosition() {
+        long arrival = T0.toEpochMilli() + 1_500;
+        IngestedRecord r = ingestor.ingest(POS, KEY, VALUE, arrival, bytes -> tx(T0));
         assertThat(r.transaction).isEqualTo(tx(T0));
         assertThat(r.deadLetter).isNull();
         assertThat(r.futureDated).isFalse();
         assertThat(r.isWindowable()).isTrue();
         assertThat(r.timestamp()).isEqualTo(T0.toEpochMilli());
+        assertThat(r.receivedAt).isEqualTo(arrival);
+        assertThat(r.position()).isEqualTo(POS);
+    }
+
+    @Test
+    void aDeadLetterCarriesItsPositionToo() {
+        Transaction negative = tx(T0);
+        negative.setAmountMinor(-5);
+        IngestedRecord r = ingestor.ingest(POS, KEY, VALUE, T0.toEpochMilli(), bytes -> negative);
+        assertThat(r.deadLetter).isNotNull();
+        assertThat(r.position()).isEqualTo(POS);
+        SourcePosition withoutTimestamp = new SourcePosition("tx.jsonl", 0, 7, null);
+        assertThat(
+                        RecordIngestor.deadLetter(
+                                        withoutTimestamp,
+                                        null,
+                                        VALUE,
+                                        0,
+                                        DeadLetterReason.UNDECODABLE,
+                                        "x")
+                                .position())
+                .isEqualTo(withoutTimestamp);
+    }
+
+    @Test
+    void anIngestedRecordIsAFlinkPojoWithItsPosition() {
+        // A generic (Kryo) type would still work but slowly and without schema evolution; the
+        // nullable record timestamp must not make Flink give up on the POJO.
+        assertThat(TypeInformation.of(IngestedRecord.class)).isInstanceOf(PojoTypeInfo.class);
+        PojoTypeInfo<IngestedRecord> pojo =
+                (PojoTypeInfo<IngestedRecord>) TypeInformation.of(IngestedRecord.class);
+        assertThat(pojo.getFieldIndex("recordTimestamp")).isNotNegative();
+        assertThat(pojo.getFieldIndex("sourceOffset")).isNotNegative();
     }
 
     @Test

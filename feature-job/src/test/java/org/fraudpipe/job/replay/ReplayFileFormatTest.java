@@ -15,6 +15,7 @@ import org.apache.flink.connector.file.src.reader.StreamFormat;
 import org.apache.flink.core.fs.FSDataInputStream;
 import org.fraudpipe.job.ingest.IngestedRecord;
 import org.fraudpipe.job.ingest.RecordIngestor;
+import org.fraudpipe.job.ingest.SourcePosition;
 import org.fraudpipe.job.sim.TransactionJson;
 import org.fraudpipe.schemas.avro.DeadLetter;
 import org.fraudpipe.schemas.avro.DeadLetterReason;
@@ -127,6 +128,9 @@ class ReplayFileFormatTest {
         assertThat(records.get(0).transaction.getTransactionId()).isEqualTo("t1");
         assertThat(records.get(0).receivedAt).isEqualTo(T0.plusMillis(200).toEpochMilli());
         assertThat(records.get(5).transaction.getTransactionId()).isEqualTo("t4");
+        // A valid line's position, for its archive record: the file, partition 0, its line.
+        assertThat(records.get(0).position()).isEqualTo(new SourcePosition("tx.jsonl", 0, 1, null));
+        assertThat(records.get(5).position()).isEqualTo(new SourcePosition("tx.jsonl", 0, 6, null));
 
         DeadLetter json = records.get(1).deadLetter;
         assertThat(json.getReason()).isEqualTo(DeadLetterReason.UNDECODABLE);

@@ -22,12 +22,17 @@ import java.util.Map;
 import java.util.Set;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
+import org.apache.avro.specific.SpecificRecordBase;
 import org.fraudpipe.job.cli.FraudCli;
 import org.fraudpipe.job.config.JobConfig;
 import org.fraudpipe.job.sim.SimulatedRecord;
 import org.fraudpipe.job.sim.SimulationConfig;
 import org.fraudpipe.job.sim.TransactionJson;
 import org.fraudpipe.job.sim.TransactionSimulator;
+import org.fraudpipe.job.testing.ArchiveFiles;
+import org.fraudpipe.schemas.archive.ArchivePartition;
+import org.fraudpipe.schemas.archive.ArchiveStream;
+import org.fraudpipe.schemas.avro.ArchivedTransaction;
 import org.fraudpipe.schemas.avro.Transaction;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -36,7 +41,8 @@ import picocli.CommandLine;
 
 /**
  * The replay end to end on a real MiniCluster: the three fates of a record on a hand-written file,
- * and determinism (run to run, and across window parallelism) on simulated traffic.
+ * determinism (run to run, and across window parallelism) on simulated traffic, and the archive a
+ * replay writes with {@code --archive}.
  */
 class ReplayIT {
 
@@ -48,6 +54,7 @@ class ReplayIT {
 
     private static Path simulated;
     private static Path reference;
+    private static Path referenceArchive;
 
     // ---- the three fates, on a hand-written file ----
 
@@ -154,6 +161,7 @@ class ReplayIT {
         Path input = tmp.resolve("tx.jsonl");
         Files.writeString(input, String.join("\n", HAND_WRITTEN) + "\n", StandardCharsets.UTF_8);
         Path out = tmp.resolve("out");
+        Path archive = tmp.resolve("archive");
         Set<Thread> threadsBefore = liveNonDaemonThreads();
 
         StringWriter stdout = new StringWriter();
@@ -177,7 +185,9 @@ class ReplayIT {
                         "--future-tolerance",
                         "5m",
                         "--parallelism",
-                        "2");
+                        "2",
+                        "--archive",
+                        archive.toString());
 
         assertThat(exit).as(stderr.toString()).isZero();
 
@@ -261,7 +271,34 @@ class ReplayIT {
                 .contains("too late                1")
                 .contains("feature panes           6  of which 2 LATE")
                 .contains("scores                  6  ALLOW ")
-                .contains(out.resolve("features.jsonl").toString());
+                .contains(out.resolve("features.jsonl").toString())
+                .contains("archived to");
+
+        // The archive: every valid line once (the malformed line 4 and the invalid line 5 are dead
+        // letters), with its line number and arrival; the future-dated t6 flagged, in its own
+        // event-time hour; and exactly the records of the four output files.
+        assertArchivedTransactions(
+                archive,
+                List.of(
+                        received(1, "t1", "12:01:00.200", false),
+                        received(2, "t2", "12:02:01", false),
+                        received(3, "t3", "12:02:02", false),
+                        received(6, "t6", "12:04:00", true),
+                        received(7, "t1", "12:05:00", false),
+                        received(8, "t7", "12:10:10.500", false),
+                        received(9, "t8", "12:10:30", false),
+                        received(10, "t12", "12:10:40", false),
+                        received(11, "t9", "12:12:31", false),
+                        received(12, "t10", "12:12:40", false),
+                        received(13, "t11", "12:13:00", false)));
+        assertThat(
+                        ArchiveFiles.read(
+                                archive, ArchiveStream.TRANSACTIONS, ArchivedTransaction.class))
+                .filteredOn(a -> a.record().getQuarantined())
+                .singleElement()
+                .extracting(a -> a.partition().path())
+                .isEqualTo("date=2026-11-28/hour=13");
+        assertArchiveHoldsTheOutputs(archive, out);
         try (Stream<Path> files = Files.list(out)) {
             assertThat(files.map(p -> p.getFileName().toString()))
                     .as("staging and temporary files are gone")
@@ -309,11 +346,21 @@ class ReplayIT {
         return ReplayConfig.of(simulated, output, JobConfig.of(options));
     }
 
-    /** The simulated file replayed once at parallelism 2, shared by the tests below. */
+    /**
+     * The simulated file replayed once at parallelism 2, shared by the tests below. It also writes
+     * an archive, the runs it is compared with do not: so the comparisons also show that archiving
+     * leaves the output files byte for byte as they were.
+     */
     private static synchronized Path reference() throws Exception {
         if (reference == null) {
             Path out = shared.resolve("reference");
-            ReplaySummary s = Replay.run(simulatedReplay(out, 2));
+            Path archive = shared.resolve("reference-archive");
+            ReplaySummary s =
+                    Replay.run(
+                            simulatedReplay(out, 2)
+                                    .withArchive(
+                                            org.apache.flink.core.fs.Path.fromLocalFile(
+                                                    archive.toFile())));
             System.out.print(s.format(simulatedReplay(out, 2)));
             // The file exercises every path, or the comparisons below prove little.
             assertThat(s.deadLetters()).isPositive();
@@ -323,8 +370,66 @@ class ReplayIT {
             assertThat(s.inputLines()).isEqualTo(Files.readAllLines(simulated).size());
             assertThat(s.inputLines()).isEqualTo(s.valid() + s.deadLetters() + s.quarantined());
             reference = out;
+            referenceArchive = archive;
         }
         return reference;
+    }
+
+    @Test
+    void theArchiveOfAReplayHoldsEveryValidLineOnceAndEveryOutputRecordInItsPartition()
+            throws Exception {
+        Path out = reference();
+        Path archive = referenceArchive;
+
+        // Expected from the input file itself: every line that is not a dead letter, with its
+        // line number, its arrival (or event time without one) and the quarantine rule (event time
+        // beyond arrival + the default tolerance of 5 minutes).
+        Set<Long> deadLines =
+                json(out.resolve("dead-letters.jsonl")).stream()
+                        .map(d -> d.get("sourceOffset").asLong())
+                        .collect(Collectors.toSet());
+        List<String> input = lines(simulated);
+        List<Received> expected = new ArrayList<>();
+        for (int i = 0; i < input.size(); i++) {
+            long line = i + 1;
+            if (deadLines.contains(line)) {
+                continue;
+            }
+            JsonNode tx = JSON.readTree(input.get(i));
+            Instant eventTime = Instant.parse(tx.get("eventTime").asText());
+            Instant arrival =
+                    tx.has("arrivalTime")
+                            ? Instant.parse(tx.get("arrivalTime").asText())
+                            : eventTime;
+            expected.add(
+                    new Received(
+                            line,
+                            tx.get("transactionId").asText(),
+                            arrival,
+                            eventTime.isAfter(arrival.plus(Duration.ofMinutes(5)))));
+        }
+        assertThat(expected.stream().filter(Received::quarantined).count())
+                .as("quarantined lines = FUTURE_DATED late records")
+                .isEqualTo(
+                        json(out.resolve("late.jsonl")).stream()
+                                .filter(l -> l.get("reason").asText().equals("FUTURE_DATED"))
+                                .count())
+                .isPositive();
+        assertArchivedTransactions(archive, expected);
+        assertArchiveHoldsTheOutputs(archive, out);
+
+        // The run spans hours, and the sinks ran at parallelism 2: several partitions and files.
+        assertThat(
+                        ArchiveFiles.read(
+                                        archive,
+                                        ArchiveStream.TRANSACTIONS,
+                                        ArchivedTransaction.class)
+                                .stream()
+                                .map(a -> a.partition())
+                                .distinct()
+                                .count())
+                .isGreaterThan(2);
+        assertThat(ArchiveFiles.files(archive.resolve("features"))).hasSizeGreaterThan(2);
     }
 
     @Test
@@ -344,6 +449,84 @@ class ReplayIT {
     }
 
     // ---- helpers ----
+
+    /** One archived transaction, as far as the archive's readers care. */
+    private record Received(
+            long line, String transactionId, Instant receivedAt, boolean quarantined) {}
+
+    private static Received received(long line, String id, String arrival, boolean quarantined) {
+        return new Received(line, id, Instant.parse(at(arrival)), quarantined);
+    }
+
+    /**
+     * The transactions archive holds exactly {@code expected}, once each, from the replayed file
+     * (partition 0, no Kafka timestamp), each in the partition of its event time.
+     */
+    private static void assertArchivedTransactions(Path archive, List<Received> expected) {
+        List<ArchiveFiles.Archived<ArchivedTransaction>> archived =
+                ArchiveFiles.read(archive, ArchiveStream.TRANSACTIONS, ArchivedTransaction.class);
+        String file = archived.isEmpty() ? "" : archived.get(0).record().getSourceTopic();
+        assertThat(file).endsWith(".jsonl");
+        for (ArchiveFiles.Archived<ArchivedTransaction> a : archived) {
+            ArchivedTransaction r = a.record();
+            assertThat(a.partition())
+                    .as("partition of %s", r)
+                    .isEqualTo(ArchiveStream.TRANSACTIONS.partitionOf(r))
+                    .isEqualTo(
+                            ArchivePartition.of(r.getTransaction().getEventTime().toEpochMilli()));
+            assertThat(r.getSourceTopic()).isEqualTo(file);
+            assertThat(r.getSourcePartition()).isZero();
+            assertThat(r.getRecordTimestamp()).isNull();
+        }
+        assertThat(archived)
+                .extracting(
+                        a ->
+                                new Received(
+                                        a.record().getSourceOffset(),
+                                        a.record().getTransaction().getTransactionId(),
+                                        a.record().getReceivedAt(),
+                                        a.record().getQuarantined()))
+                .containsExactlyInAnyOrderElementsOf(expected);
+    }
+
+    /**
+     * Each output file's records are exactly (as a multiset) the records of its archive stream,
+     * each in the partition the contract gives it; no hidden (in-progress, pending) file is left.
+     */
+    private static void assertArchiveHoldsTheOutputs(Path archive, Path out) throws IOException {
+        assertArchivedAsWritten(archive, ArchiveStream.FEATURES, ReplayOutput.FEATURES, out);
+        assertArchivedAsWritten(archive, ArchiveStream.SCORES, ReplayOutput.SCORES, out);
+        assertArchivedAsWritten(archive, ArchiveStream.LATE, ReplayOutput.LATE, out);
+        assertArchivedAsWritten(
+                archive, ArchiveStream.DEAD_LETTERS, ReplayOutput.DEAD_LETTERS, out);
+        List<Path> files = ArchiveFiles.files(archive);
+        assertThat(files).isNotEmpty();
+        assertThat(files)
+                .as("only committed part files")
+                .allSatisfy(
+                        f -> {
+                            assertThat(ArchiveFiles.isHidden(f)).as(f.toString()).isFalse();
+                            assertThat(f.getFileName().toString())
+                                    .startsWith("part-")
+                                    .endsWith(".avro");
+                        });
+    }
+
+    private static <T extends SpecificRecordBase> void assertArchivedAsWritten(
+            Path archive, ArchiveStream stream, ReplayOutput<T> output, Path out)
+            throws IOException {
+        List<ArchiveFiles.Archived<T>> archived = ArchiveFiles.read(archive, stream, output.type());
+        for (ArchiveFiles.Archived<T> a : archived) {
+            assertThat(a.partition())
+                    .as("%s partition of %s", stream, a.record())
+                    .isEqualTo(stream.partitionOf(a.record()));
+        }
+        List<String> written = lines(out.resolve(output.fileName()));
+        assertThat(written).as(output.fileName()).isNotEmpty();
+        assertThat(archived.stream().map(a -> AvroJson.toJsonLine(a.record())).sorted().toList())
+                .as("%s archive vs %s", stream, output.fileName())
+                .containsExactlyElementsOf(written.stream().sorted().toList());
+    }
 
     private static void assertSameFiles(Path expected, Path actual) throws IOException {
         for (ReplayOutput<?> output : ReplayOutput.ALL) {
