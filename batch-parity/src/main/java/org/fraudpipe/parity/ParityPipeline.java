@@ -1,0 +1,167 @@
+package org.fraudpipe.parity;
+
+import java.time.Duration;
+import org.apache.flink.api.common.RuntimeExecutionMode;
+import org.apache.flink.api.common.eventtime.WatermarkStrategy;
+import org.apache.flink.api.common.typeinfo.TypeInformation;
+import org.apache.flink.api.common.typeinfo.Types;
+import org.apache.flink.api.java.tuple.Tuple2;
+import org.apache.flink.api.java.typeutils.TupleTypeInfo;
+import org.apache.flink.configuration.ExecutionOptions;
+import org.apache.flink.formats.avro.typeutils.AvroTypeInfo;
+import org.apache.flink.streaming.api.datastream.DataStream;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.fraudpipe.job.features.WindowAssignment;
+import org.fraudpipe.job.scoring.PaneScorer;
+import org.fraudpipe.job.window.FeatureWindowSpec;
+import org.fraudpipe.job.window.FeatureWindows;
+import org.fraudpipe.job.window.ProcessingTimeSource;
+import org.fraudpipe.schemas.avro.ArchivedTransaction;
+import org.fraudpipe.schemas.avro.Transaction;
+
+/**
+ * The parity check as a Flink BATCH job: the ideal features recomputed by the streaming job's own
+ * window stage ({@link FeatureWindows#apply}: the same assigner, trigger and aggregate), then every
+ * piece of evidence about a window brought together by (user, window start) and judged.
+ *
+ * <pre>
+ * transactions (period) --+--> event time --> FeatureWindows.apply (BATCH) --> IDEAL ----+
+ *                         +--> ARCHIVED ---------------------------------------------------+
+ *                         +--> by position --+                                             |
+ * dead letters ------------------ by position -+--> DEAD_LETTER (attributed) --------------+--> by window
+ * served panes, scores, late records (period) ---------------------------------------------+    |
+ *                                                                           WindowVerdictFunction
+ *                                                                                 |  (judge)
+ *                                                                           VerdictScoring (model)
+ * </pre>
+ *
+ * <p>Invariant: only windows whose start is in the {@link ParityPeriod} are judged; every input is
+ * filtered by the window its record belongs to, with the job's {@link WindowAssignment}.
+ */
+public final class ParityPipeline {
+
+    static final TypeInformation<Evidence> EVIDENCE = TypeInformation.of(Evidence.class);
+    static final TypeInformation<WindowVerdict> VERDICT = TypeInformation.of(WindowVerdict.class);
+    private static final TypeInformation<Tuple2<String, Long>> WINDOW_KEY =
+            new TupleTypeInfo<>(Types.STRING, Types.LONG);
+
+    private ParityPipeline() {}
+
+    /**
+     * Builds the check on {@code env}, which must run in BATCH mode.
+     *
+     * @param scorerFactory the model to re-score the ideal features with, or null for none
+     */
+    public static DataStream<WindowVerdict> build(
+            StreamExecutionEnvironment env,
+            ParityStreams in,
+            Duration windowSize,
+            ParityPeriod period,
+            PaneScorer.Factory scorerFactory) {
+        if (env.getConfiguration().get(ExecutionOptions.RUNTIME_MODE)
+                != RuntimeExecutionMode.BATCH) {
+            throw new IllegalStateException(
+                    "the parity check runs in BATCH execution mode (execution.runtime-mode: BATCH)");
+        }
+        // Allowed lateness is irrelevant in BATCH mode (nothing is ever late): every window fires
+        // once, ON_TIME, over all of its records.
+        FeatureWindowSpec spec =
+                new FeatureWindowSpec(windowSize, Duration.ZERO, ProcessingTimeSource.WATERMARK);
+        WindowAssignment windows = spec.assignment();
+
+        DataStream<ArchivedTransaction> transactions =
+                in.transactions()
+                        .filter(
+                                a ->
+                                        period.containsWindowStart(
+                                                windows.startOf(eventTime(a.getTransaction()))))
+                        .name("transactions in period");
+
+        DataStream<Transaction> withTimestamps =
+                transactions
+                        .map(
+                                ArchivedTransaction::getTransaction,
+                                new AvroTypeInfo<>(Transaction.class))
+                        .name("transaction")
+                        .assignTimestampsAndWatermarks(
+                                WatermarkStrategy.<Transaction>forMonotonousTimestamps()
+                                        .withTimestampAssigner((tx, ts) -> eventTime(tx)))
+                        .name("event time");
+        DataStream<Evidence> ideal =
+                FeatureWindows.apply(withTimestamps, spec)
+                        .features()
+                        .map(Evidence::ideal, EVIDENCE)
+                        .name("ideal");
+
+        DataStream<Evidence> archived =
+                transactions
+                        .map(
+                                a ->
+                                        Evidence.archived(
+                                                a, windows.startOf(eventTime(a.getTransaction()))),
+                                EVIDENCE)
+                        .name("archived");
+
+        DataStream<Evidence> served =
+                in.served()
+                        .filter(r -> period.containsWindowStart(r.getWindowStart().toEpochMilli()))
+                        .map(Evidence::served, EVIDENCE)
+                        .name("served");
+        DataStream<Evidence> evidence = ideal.union(archived, served);
+        if (in.late() != null) {
+            evidence =
+                    evidence.union(
+                            in.late()
+                                    .filter(
+                                            r ->
+                                                    period.containsWindowStart(
+                                                            r.getWindowStart().toEpochMilli()))
+                                    .map(Evidence::late, EVIDENCE)
+                                    .name("late"));
+        }
+        if (in.deadLetters() != null) {
+            DataStream<Evidence> deadLettered =
+                    archived.connect(in.deadLetters())
+                            .keyBy(
+                                    e ->
+                                            DeadLetterAttribution.position(
+                                                    e.archived.getSourceTopic(),
+                                                    e.archived.getSourcePartition(),
+                                                    e.archived.getSourceOffset()),
+                                    d ->
+                                            DeadLetterAttribution.position(
+                                                    d.getSourceTopic(),
+                                                    d.getSourcePartition(),
+                                                    d.getSourceOffset()),
+                                    Types.STRING)
+                            .process(new DeadLetterAttribution(), EVIDENCE)
+                            .name("dead letters by position");
+
+            evidence = evidence.union(deadLettered);
+        }
+        if (in.scores() != null) {
+            evidence =
+                    evidence.union(
+                            in.scores()
+                                    .filter(
+                                            r ->
+                                                    period.containsWindowStart(
+                                                            r.getWindowStart().toEpochMilli()))
+                                    .map(Evidence::score, EVIDENCE)
+                                    .name("served scores"));
+        }
+
+        DataStream<WindowVerdict> verdicts =
+                evidence.keyBy(e -> Tuple2.of(e.userId, e.windowStart), WINDOW_KEY)
+                        .process(new WindowVerdictFunction(windows.sizeMillis()), VERDICT)
+                        .name("judge window");
+        if (scorerFactory != null) {
+            verdicts = verdicts.map(new VerdictScoring(scorerFactory), VERDICT).name("score ideal");
+        }
+        return verdicts;
+    }
+
+    private static long eventTime(Transaction tx) {
+        return tx.getEventTime().toEpochMilli();
+    }
+}

@@ -1,0 +1,85 @@
+package org.fraudpipe.parity;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import org.apache.flink.api.common.RuntimeExecutionMode;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.configuration.ExecutionOptions;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.flink.util.CloseableIterator;
+import org.fraudpipe.job.scoring.OnnxPaneScorer;
+import org.fraudpipe.parity.input.ParitySources;
+import org.fraudpipe.parity.input.StreamInput;
+import org.fraudpipe.parity.report.ParityReport;
+import org.fraudpipe.parity.report.ParityThresholds;
+import org.fraudpipe.parity.report.ReportBuilder;
+import org.fraudpipe.schemas.archive.ArchiveStream;
+import org.fraudpipe.scoring.ModelMetadata;
+
+/**
+ * One parity run: the BATCH job over resolved inputs, its verdicts folded into a report on the
+ * client. The Flink environment is the one the caller's context gives ({@code
+ * getExecutionEnvironment()}): a local MiniCluster from {@code ./fraud parity}, the cluster under
+ * {@code flink run}.
+ *
+ * @param inputs what to read, per stream (resolved and checked)
+ * @param scorer the model to re-score ideal features with, or null to skip score-level skew
+ * @param parallelism the job's parallelism, or 0 for the environment's default
+ */
+public record ParityRun(
+        ParityPeriod period,
+        String periodLabel,
+        Map<ArchiveStream, StreamInput> inputs,
+        Duration windowSize,
+        Duration futureTolerance,
+        OnnxPaneScorer.Factory scorer,
+        ParityThresholds thresholds,
+        int parallelism,
+        java.util.List<String> quietHours) {
+
+    /** Runs the check and returns its report (not yet written). */
+    public ParityReport execute() throws Exception {
+        Configuration conf = new Configuration();
+        conf.set(ExecutionOptions.RUNTIME_MODE, RuntimeExecutionMode.BATCH);
+        StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(conf);
+        if (parallelism > 0) {
+            env.setParallelism(parallelism);
+        }
+        ModelMetadata model = scorer == null ? null : scorer.check();
+        ParityStreams streams = ParitySources.create(env, inputs, futureTolerance, scorer != null);
+        ReportBuilder report = new ReportBuilder();
+        try (CloseableIterator<WindowVerdict> verdicts =
+                ParityPipeline.build(env, streams, windowSize, period, scorer)
+                        .executeAndCollect("fraud parity " + periodLabel)) {
+            while (verdicts.hasNext()) {
+                report.add(verdicts.next());
+            }
+        }
+        return report.build(describe(model), thresholds);
+    }
+
+    private Map<String, Object> describe(ModelMetadata model) {
+        Map<String, Object> run = new LinkedHashMap<>();
+        run.put("period", periodLabel);
+        run.put("windowSize", windowSize.toString());
+        inputs.forEach((s, in) -> run.put("input." + s.directory(), in.described()));
+        run.put("model", model == null ? "none (score skew not measured)" : model.id());
+        run.put(
+                "thresholds",
+                "max-unexplained="
+                        + thresholds.maxUnexplained()
+                        + " max-mismatch-rate="
+                        + thresholds.maxMismatchRate()
+                        + " max-flipped-decisions="
+                        + thresholds.maxFlippedDecisions());
+        run.put("quietHours", quietHours.isEmpty() ? "none" : String.join(" ", quietHours));
+        return run;
+    }
+
+    /** Where the HTML report of a run writing into {@code dir} is. */
+    public static Path htmlReport(Path dir) {
+        return dir.resolve(org.fraudpipe.parity.report.ReportFiles.HTML);
+    }
+}

@@ -1,0 +1,58 @@
+package org.fraudpipe.parity;
+
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.flink.api.common.state.ListState;
+import org.apache.flink.api.common.state.ListStateDescriptor;
+import org.apache.flink.api.common.typeinfo.TypeInformation;
+import org.apache.flink.api.java.tuple.Tuple2;
+import org.apache.flink.streaming.api.functions.KeyedProcessFunction;
+import org.apache.flink.util.Collector;
+
+/**
+ * Gathers every {@link Evidence} of one (user, window) and emits its {@link WindowVerdict}.
+ *
+ * <p>Runs in BATCH execution mode only: there, a key's records arrive together and event-time
+ * timers fire when the key is done (the watermark jumps to {@code Long.MAX_VALUE}), so the timer
+ * registered with the first record fires once, after the last.
+ */
+final class WindowVerdictFunction
+        extends KeyedProcessFunction<Tuple2<String, Long>, Evidence, WindowVerdict> {
+
+    private static final long serialVersionUID = 1L;
+
+    private final long windowSizeMillis;
+    private transient ListState<Evidence> evidence;
+    private transient WindowJudge judge;
+
+    WindowVerdictFunction(long windowSizeMillis) {
+        this.windowSizeMillis = windowSizeMillis;
+    }
+
+    @Override
+    public void open(org.apache.flink.api.common.functions.OpenContext context) {
+        evidence =
+                getRuntimeContext()
+                        .getListState(
+                                new ListStateDescriptor<>(
+                                        "evidence", TypeInformation.of(Evidence.class)));
+        judge = new WindowJudge(windowSizeMillis);
+    }
+
+    @Override
+    public void processElement(Evidence value, Context ctx, Collector<WindowVerdict> out)
+            throws Exception {
+        evidence.add(value);
+        ctx.timerService().registerEventTimeTimer(Long.MAX_VALUE);
+    }
+
+    @Override
+    public void onTimer(long timestamp, OnTimerContext ctx, Collector<WindowVerdict> out)
+            throws Exception {
+        List<Evidence> all = new ArrayList<>();
+        evidence.get().forEach(all::add);
+        evidence.clear();
+        Tuple2<String, Long> key = ctx.getCurrentKey();
+        out.collect(judge.judge(key.f0, key.f1, all));
+    }
+}

@@ -1,0 +1,355 @@
+package org.fraudpipe.parity.cli;
+
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.LocalDate;
+import java.util.EnumMap;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import org.fraudpipe.job.cli.DurationConverter;
+import org.fraudpipe.job.config.JobOption;
+import org.fraudpipe.job.features.WindowAssignment;
+import org.fraudpipe.job.scoring.OnnxPaneScorer;
+import org.fraudpipe.parity.ParityPeriod;
+import org.fraudpipe.parity.ParityRun;
+import org.fraudpipe.parity.input.InputResolver;
+import org.fraudpipe.parity.input.ParityInputException;
+import org.fraudpipe.parity.input.StreamInput;
+import org.fraudpipe.parity.report.ParityReport;
+import org.fraudpipe.parity.report.ParityThresholds;
+import org.fraudpipe.parity.report.ReportFiles;
+import org.fraudpipe.parity.report.SummaryLine;
+import org.fraudpipe.schemas.archive.ArchiveStream;
+import org.fraudpipe.scoring.DecisionThresholds;
+import picocli.CommandLine;
+import picocli.CommandLine.ArgGroup;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code ./fraud parity}: the nightly training-serving parity check. Exit codes, for a scheduler:
+ * {@value #EXIT_PASS} within thresholds, {@value #EXIT_SKEW} skew over a threshold, {@value
+ * #EXIT_BAD_INPUT} bad usage or input (a missing partition, an unreadable file, a model that does
+ * not load): the message names it.
+ */
+@Command(
+        name = "parity",
+        mixinStandardHelpOptions = true,
+        sortOptions = false,
+        usageHelpAutoWidth = true,
+        description = {
+            "Recompute every (user, window) of a period from the stored transactions, in Flink BATCH"
+                    + " mode with the streaming job's own window stage, compare each with the last"
+                    + " revision streaming served, and explain every difference (LATE_DROPPED,"
+                    + " QUARANTINED, DEAD_LETTERED, DUPLICATE, MISSING_IN_STREAM, EXTRA_IN_STREAM,"
+                    + " UNEXPLAINED). Re-scores the ideal features with the serving model to"
+                    + " measure score deltas and flipped decisions.",
+            "Writes report.json and report.html into --report, prints one summary line.",
+            "Exit codes: 0 within thresholds, 1 over a threshold, 2 bad usage or input.",
+        },
+        footer = {
+            "",
+            "Examples:",
+            "  ./fraud parity --date 2026-11-28 --archive .fraud/archive --report reports/2026-11-28",
+            "  ./fraud parity --transactions tx.jsonl --served out/features.jsonl"
+                    + " --scores out/scores.jsonl --late out/late.jsonl"
+                    + " --dead-letters out/dead-letters.jsonl --report reports/replay",
+        })
+public final class ParityCommand implements Callable<Integer> {
+
+    public static final int EXIT_PASS = 0;
+    public static final int EXIT_SKEW = 1;
+    public static final int EXIT_BAD_INPUT = 2;
+
+    @Spec CommandSpec spec;
+
+    /** Which days: one date, a range, or (explicit files only) every window of the input. */
+    static final class Days {
+        @Option(
+                names = "--date",
+                paramLabel = "YYYY-MM-DD",
+                description = "The UTC day to check: windows starting on it.")
+        LocalDate date;
+
+        @ArgGroup(exclusive = false)
+        Range range;
+    }
+
+    static final class Range {
+        @Option(
+                names = "--from",
+                paramLabel = "YYYY-MM-DD",
+                required = true,
+                description = "First UTC day (inclusive).")
+        LocalDate from;
+
+        @Option(
+                names = "--to",
+                paramLabel = "YYYY-MM-DD",
+                required = true,
+                description = "Last UTC day (inclusive).")
+        LocalDate to;
+    }
+
+    @ArgGroup(exclusive = true, multiplicity = "0..1")
+    Days days;
+
+    @Option(
+            names = "--archive",
+            paramLabel = "ROOT",
+            description =
+                    "The job's archive (its --archive-dir, or a replay's --archive): every stream"
+                            + " is read from it. Any Flink file system URI.")
+    String archive;
+
+    @Option(
+            names = "--transactions",
+            paramLabel = "PATH",
+            description =
+                    "Transactions: an archive's transactions/ directory, Avro files, or a"
+                            + " JSON Lines file in the replay's input format (./fraud simulate --out).")
+    String transactions;
+
+    @Option(
+            names = "--served",
+            paramLabel = "PATH",
+            description =
+                    "Served features: an archive's features/ directory or a replay's"
+                            + " features.jsonl.")
+    String served;
+
+    @Option(
+            names = "--scores",
+            paramLabel = "PATH",
+            description =
+                    "Served scores (archive scores/ or scores.jsonl); without it no score"
+                            + " skew is measured.")
+    String scores;
+
+    @Option(
+            names = "--late",
+            paramLabel = "PATH",
+            description =
+                    "Late records (archive late/ or late.jsonl); without it no window is"
+                            + " explained by late records.")
+    String late;
+
+    @Option(
+            names = "--dead-letters",
+            paramLabel = "PATH",
+            description = "Dead letters (archive dead-letters/ or dead-letters.jsonl).")
+    String deadLetters;
+
+    @Option(
+            names = "--report",
+            paramLabel = "DIR",
+            required = true,
+            description = "Where report.json and report.html go (replaced on a rerun).")
+    Path report;
+
+    @Option(
+            names = "--window-size",
+            paramLabel = "DURATION",
+            converter = DurationConverter.class,
+            description = "The job's window size (default: ${DEFAULT-VALUE}).")
+    Duration windowSize = Duration.ofMinutes(10);
+
+    @Option(
+            names = "--future-tolerance",
+            paramLabel = "DURATION",
+            converter = DurationConverter.class,
+            description =
+                    "The job's future tolerance, to flag quarantined records of a JSON Lines"
+                            + " transactions file (default: the job's default).")
+    Duration futureTolerance;
+
+    @Option(
+            names = "--arrival-horizon",
+            paramLabel = "DURATION",
+            converter = DurationConverter.class,
+            description =
+                    "How long after the period dead letters of its records are looked for"
+                            + " (default: ${DEFAULT-VALUE}).")
+    Duration arrivalHorizon = Duration.ofDays(1);
+
+    @Option(
+            names = "--model",
+            paramLabel = "FILE",
+            description = "The ONNX model that served (default: the shipped default model).")
+    Path model;
+
+    @Option(names = "--no-score-skew", description = "Do not re-score; no score-level skew.")
+    boolean noScoreSkew;
+
+    @Option(
+            names = DecisionThresholds.REVIEW_OPTION,
+            paramLabel = "SCORE",
+            description = "The job's review threshold (default: ${DEFAULT-VALUE}).")
+    double reviewThreshold = DecisionThresholds.DEFAULT_REVIEW;
+
+    @Option(
+            names = DecisionThresholds.BLOCK_OPTION,
+            paramLabel = "SCORE",
+            description = "The job's block threshold (default: ${DEFAULT-VALUE}).")
+    double blockThreshold = DecisionThresholds.DEFAULT_BLOCK;
+
+    @Option(
+            names = "--max-unexplained",
+            paramLabel = "N",
+            description =
+                    "Alarm windows (UNEXPLAINED, MISSING_IN_STREAM, EXTRA_IN_STREAM)"
+                            + " allowed before exit 1 (default: ${DEFAULT-VALUE}).")
+    long maxUnexplained = ParityThresholds.DEFAULT.maxUnexplained();
+
+    @Option(
+            names = "--max-mismatch-rate",
+            paramLabel = "FRACTION",
+            description =
+                    "Largest share of windows whose served value differs, explained or not"
+                            + " (default: ${DEFAULT-VALUE}, no limit).")
+    double maxMismatchRate = ParityThresholds.DEFAULT.maxMismatchRate();
+
+    @Option(
+            names = "--max-flipped-decisions",
+            paramLabel = "N",
+            description =
+                    "Decisions the ideal features would change, allowed before exit 1"
+                            + " (default: ${DEFAULT-VALUE}, no limit).")
+    long maxFlippedDecisions = ParityThresholds.DEFAULT.maxFlippedDecisions();
+
+    @Option(
+            names = "--parallelism",
+            paramLabel = "N",
+            description = "Parallelism of the batch job (default: the environment's).")
+    int parallelism;
+
+    public static void main(String[] args) {
+        System.exit(commandLine().execute(args));
+    }
+
+    /** The configured command line, as the launcher runs it. */
+    public static CommandLine commandLine() {
+        return new CommandLine(new ParityCommand()).setCaseInsensitiveEnumValuesAllowed(true);
+    }
+
+    @Override
+    public Integer call() {
+        PrintWriter err = spec.commandLine().getErr();
+        try {
+            ParityRun run = plan();
+            ParityReport result = run.execute();
+            Path html = ReportFiles.write(result, report);
+            spec.commandLine()
+                    .getOut()
+                    .println(SummaryLine.of(result, run.periodLabel(), html.toString()));
+            spec.commandLine().getOut().flush();
+            return result.exitCode() == 0 ? EXIT_PASS : EXIT_SKEW;
+        } catch (ParityInputException | IllegalArgumentException e) {
+            err.println("parity: " + e.getMessage());
+            return EXIT_BAD_INPUT;
+        } catch (Exception e) {
+            err.println("parity: the check could not run: " + rootMessage(e));
+            return EXIT_BAD_INPUT;
+        } finally {
+            err.flush();
+        }
+    }
+
+    /** Checks the options and resolves the inputs; nothing runs yet. */
+    ParityRun plan() throws ParityInputException {
+        ParityPeriod period = period();
+        WindowAssignment windows = WindowAssignment.tumbling(windowSize);
+        InputResolver resolver = new InputResolver(period, windows, arrivalHorizon);
+        Map<ArchiveStream, StreamInput> inputs = new EnumMap<>(ArchiveStream.class);
+        if (archive != null) {
+            if (transactions != null || served != null) {
+                throw usage("give either --archive or --transactions/--served, not both");
+            }
+            if (!period.isBounded()) {
+                throw usage("--archive needs --date or --from/--to");
+            }
+            inputs.putAll(resolver.archive(archive));
+        } else {
+            if (transactions == null || served == null) {
+                throw usage("give --archive, or both --transactions and --served");
+            }
+            put(inputs, resolver, ArchiveStream.TRANSACTIONS, transactions);
+            put(inputs, resolver, ArchiveStream.FEATURES, served);
+            put(inputs, resolver, ArchiveStream.SCORES, scores);
+            put(inputs, resolver, ArchiveStream.LATE, late);
+            put(inputs, resolver, ArchiveStream.DEAD_LETTERS, deadLetters);
+            StreamInput tx = inputs.get(ArchiveStream.TRANSACTIONS);
+            if (tx.format() == StreamInput.Format.JSON_LINES
+                    && !java.nio.file.Files.isRegularFile(Path.of(transactions))) {
+                throw usage("--transactions in JSON Lines must be one file, got " + transactions);
+            }
+        }
+        OnnxPaneScorer.Factory scorer = null;
+        if (!noScoreSkew) {
+            scorer =
+                    OnnxPaneScorer.Factory.of(
+                            model, new DecisionThresholds(reviewThreshold, blockThreshold));
+            try {
+                scorer.check();
+            } catch (IllegalStateException e) {
+                throw new ParityInputException(e.getMessage() + " (or pass --no-score-skew)", e);
+            }
+        }
+        return new ParityRun(
+                period,
+                label(),
+                inputs,
+                windowSize,
+                futureTolerance != null
+                        ? futureTolerance
+                        : new DurationConverter()
+                                .convert(JobOption.FUTURE_TOLERANCE.defaultValue()),
+                scorer,
+                new ParityThresholds(maxUnexplained, maxMismatchRate, maxFlippedDecisions),
+                parallelism,
+                resolver.quietHours());
+    }
+
+    private static void put(
+            Map<ArchiveStream, StreamInput> inputs,
+            InputResolver resolver,
+            ArchiveStream stream,
+            String path)
+            throws ParityInputException {
+        if (path != null) {
+            inputs.put(stream, resolver.explicit(stream, path));
+        }
+    }
+
+    private ParityPeriod period() {
+        if (days == null) {
+            return ParityPeriod.UNBOUNDED;
+        }
+        if (days.date != null) {
+            return ParityPeriod.days(days.date, days.date);
+        }
+        return ParityPeriod.days(days.range.from, days.range.to);
+    }
+
+    private String label() {
+        if (days == null) {
+            return "all windows";
+        }
+        return days.date != null ? days.date.toString() : days.range.from + ".." + days.range.to;
+    }
+
+    private ParityInputException usage(String message) {
+        return new ParityInputException(message + " (./fraud parity --help)");
+    }
+
+    private static String rootMessage(Throwable e) {
+        Throwable t = e;
+        while (t.getCause() != null && t.getCause() != t) {
+            t = t.getCause();
+        }
+        return t == e ? String.valueOf(e.getMessage()) : e.getMessage() + ": caused by " + t;
+    }
+}

@@ -1,0 +1,220 @@
+package org.fraudpipe.parity.report;
+
+import java.math.BigDecimal;
+import java.math.MathContext;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.EnumMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import org.fraudpipe.parity.Cause;
+import org.fraudpipe.parity.FeatureVector;
+import org.fraudpipe.parity.WindowVerdict;
+
+/**
+ * Folds the verdicts of a run, in any order, into a {@link ParityReport}. Memory is bounded by the
+ * number of hours and the example limits, not by the number of windows.
+ */
+public final class ReportBuilder {
+
+    /** Examples kept per cause (other than MATCH). */
+    public static final int EXAMPLES_PER_CAUSE = 5;
+
+    /** Alarm windows listed as the worst. */
+    public static final int WORST_UNEXPLAINED = 20;
+
+    private static final Comparator<WindowVerdict> BY_WINDOW =
+            Comparator.comparing((WindowVerdict v) -> v.userId)
+                    .thenComparingLong(v -> v.windowStart);
+
+    /**
+     * Worst first: largest |score delta|, then largest relative feature difference, then by window
+     * (a total order, so the kept set does not depend on arrival order).
+     */
+    private static final Comparator<WindowVerdict> WORST_FIRST =
+            Comparator.comparingDouble((WindowVerdict v) -> -absDelta(v))
+                    .thenComparingDouble(v -> -featureDistance(v))
+                    .thenComparing(BY_WINDOW);
+
+    private final Map<Cause, Long> byCause = new EnumMap<>(Cause.class);
+    private final Map<Cause, TreeSet<WindowVerdict>> examples = new EnumMap<>(Cause.class);
+    private final TreeSet<WindowVerdict> worst = new TreeSet<>(WORST_FIRST);
+    private final TreeMap<Instant, long[]> byHour = new TreeMap<>();
+    private final Histogram lateness = Histogram.lateness();
+    private final Histogram scoreDelta = Histogram.scoreDelta();
+    private final TreeMap<String, Long> flips = new TreeMap<>();
+    private final TreeMap<String, Long> neverScoredDecisions = new TreeMap<>();
+    private final TreeSet<String> modelVersions = new TreeSet<>();
+    private BigDecimal absDeltaSum = BigDecimal.ZERO;
+    private double maxAbsDelta;
+    private long compared;
+    private long otherModelVersion;
+    private long neverScored;
+    private long archived;
+    private long servedPanes;
+    private long tooLate;
+    private long quarantined;
+    private long deadLettered;
+
+    public ReportBuilder() {
+        for (Cause c : Cause.values()) {
+            byCause.put(c, 0L);
+        }
+    }
+
+    /** Adds one window's verdict. */
+    public ReportBuilder add(WindowVerdict v) {
+        byCause.merge(v.cause, 1L, Long::sum);
+        boolean mismatched = !v.differingFeatures.isEmpty();
+        boolean alarm = !v.cause.isExplained();
+        long[] hour =
+                byHour.computeIfAbsent(
+                        Instant.ofEpochMilli(v.windowStart).truncatedTo(ChronoUnit.HOURS),
+                        h -> new long[3]);
+        hour[0]++;
+        hour[1] += mismatched ? 1 : 0;
+        hour[2] += alarm ? 1 : 0;
+        if (v.cause != Cause.MATCH) {
+            TreeSet<WindowVerdict> kept =
+                    examples.computeIfAbsent(v.cause, c -> new TreeSet<>(BY_WINDOW));
+            keepFirst(kept, v, EXAMPLES_PER_CAUSE);
+        }
+        if (alarm) {
+            keepFirst(worst, v, WORST_UNEXPLAINED);
+        }
+        for (long l : v.lateByMillis) {
+            lateness.add(l);
+        }
+        archived += v.archivedRecords;
+        servedPanes += v.servedPanes;
+        tooLate += v.lateDropped;
+        quarantined += v.quarantined;
+        deadLettered += v.deadLettered;
+        if (v.idealModelVersion != null) {
+            modelVersions.add(v.idealModelVersion);
+        }
+        if (v.hasScoreDelta()) {
+            compared++;
+            double delta = v.scoreDelta();
+            scoreDelta.add(delta);
+            absDeltaSum = absDeltaSum.add(new BigDecimal(Math.abs(delta)));
+            maxAbsDelta = Math.max(maxAbsDelta, Math.abs(delta));
+            if (v.decisionFlipped()) {
+                flips.merge(
+                        v.servedScore.getDecision().name() + "->" + v.idealDecision, 1L, Long::sum);
+            }
+        } else if (v.modelVersionDiffers()) {
+            otherModelVersion++;
+        } else if (v.servedScore == null && v.idealDecision != null) {
+            neverScored++;
+            neverScoredDecisions.merge(v.idealDecision, 1L, Long::sum);
+        }
+        return this;
+    }
+
+    /** The report, judged against {@code thresholds}. */
+    public ParityReport build(Map<String, Object> run, ParityThresholds thresholds) {
+        long judged = byCause.values().stream().mapToLong(Long::longValue).sum();
+        long matched = byCause.get(Cause.MATCH);
+        long alarms = 0;
+        long explained = 0;
+        for (Map.Entry<Cause, Long> e : byCause.entrySet()) {
+            if (!e.getKey().isExplained()) {
+                alarms += e.getValue();
+            } else if (e.getKey() != Cause.MATCH) {
+                explained += e.getValue();
+            }
+        }
+        long mismatched = byHour.values().stream().mapToLong(h -> h[1]).sum();
+        double mismatchRate = judged == 0 ? 0 : (double) mismatched / judged;
+        long flipped = flips.values().stream().mapToLong(Long::longValue).sum();
+
+        List<String> violations = new ArrayList<>();
+        if (alarms > thresholds.maxUnexplained()) {
+            violations.add(
+                    alarms
+                            + " unexplained window(s) (UNEXPLAINED, MISSING_IN_STREAM,"
+                            + " EXTRA_IN_STREAM), allowed "
+                            + thresholds.maxUnexplained());
+        }
+        if (mismatchRate > thresholds.maxMismatchRate()) {
+            violations.add(
+                    String.format(
+                            "mismatch rate %.6f over the allowed %.6f",
+                            mismatchRate, thresholds.maxMismatchRate()));
+        }
+        if (thresholds.maxFlippedDecisions() >= 0 && flipped > thresholds.maxFlippedDecisions()) {
+            violations.add(
+                    flipped + " flipped decision(s), allowed " + thresholds.maxFlippedDecisions());
+        }
+
+        Map<String, Long> causes = new LinkedHashMap<>();
+        byCause.forEach((c, n) -> causes.put(c.name(), n));
+        List<ParityReport.HourRow> hours = new ArrayList<>();
+        byHour.forEach((h, c) -> hours.add(new ParityReport.HourRow(h, c[0], c[1], c[2])));
+        Map<String, List<WindowFinding>> exampleFindings = new LinkedHashMap<>();
+        examples.forEach(
+                (c, vs) ->
+                        exampleFindings.put(c.name(), vs.stream().map(WindowFinding::of).toList()));
+        double meanAbsDelta =
+                compared == 0
+                        ? 0
+                        : absDeltaSum
+                                .divide(BigDecimal.valueOf(compared), MathContext.DECIMAL64)
+                                .doubleValue();
+        ParityReport.ScoreSkew skew =
+                new ParityReport.ScoreSkew(
+                        String.join(",", modelVersions),
+                        compared,
+                        otherModelVersion,
+                        neverScored,
+                        meanAbsDelta,
+                        maxAbsDelta,
+                        flipped,
+                        flips,
+                        neverScoredDecisions,
+                        scoreDelta.buckets());
+        return new ParityReport(
+                violations.isEmpty() ? "PASS" : "FAIL",
+                violations.isEmpty() ? 0 : 1,
+                violations,
+                run,
+                new ParityReport.WindowCounts(judged, matched, explained, alarms, mismatchRate),
+                causes,
+                new ParityReport.RecordCounts(
+                        archived, servedPanes, tooLate, quarantined, deadLettered),
+                hours,
+                lateness.buckets(),
+                skew,
+                exampleFindings,
+                worst.stream().map(WindowFinding::of).toList());
+    }
+
+    private static void keepFirst(TreeSet<WindowVerdict> kept, WindowVerdict v, int limit) {
+        kept.add(v);
+        if (kept.size() > limit) {
+            kept.pollLast();
+        }
+    }
+
+    private static double absDelta(WindowVerdict v) {
+        return v.hasScoreDelta() ? Math.abs(v.scoreDelta()) : 0;
+    }
+
+    /** Sum over features of |ideal - served| / max(1, |ideal|); a missing side counts as zeros. */
+    private static double featureDistance(WindowVerdict v) {
+        long[] ideal = (v.ideal == null ? FeatureVector.EMPTY : FeatureVector.of(v.ideal)).values();
+        long[] served =
+                (v.served == null ? FeatureVector.EMPTY : FeatureVector.of(v.served)).values();
+        double d = 0;
+        for (int i = 0; i < ideal.length; i++) {
+            d += Math.abs(ideal[i] - served[i]) / (double) Math.max(1, Math.abs(ideal[i]));
+        }
+        return d;
+    }
+}

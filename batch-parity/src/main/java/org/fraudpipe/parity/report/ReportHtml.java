@@ -1,0 +1,268 @@
+package org.fraudpipe.parity.report;
+
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * {@code report.html}: the report for people, one self-contained page (inline CSS and SVG, no
+ * script, nothing fetched), so it can be opened from a file share or attached to a ticket.
+ * Sections: verdict and violations, windows by cause, mismatch rate by hour, lateness of too-late
+ * records, score-delta histogram and flipped decisions, the worst unexplained windows, examples per
+ * cause. Deterministic like {@link ReportJson}.
+ */
+public final class ReportHtml {
+
+    private static final int CHART_WIDTH = 760;
+    private static final int CHART_HEIGHT = 160;
+
+    private ReportHtml() {}
+
+    public static String render(ParityReport r) {
+        StringBuilder h = new StringBuilder(16_384);
+        h.append("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n");
+        h.append("<title>Parity ").append(esc(r.status())).append(' ');
+        h.append(esc(String.valueOf(r.run().get("period")))).append("</title>\n");
+        h.append(
+                "<style>body{font-family:sans-serif;margin:2em;max-width:64em}"
+                        + "table{border-collapse:collapse;margin:.5em 0}"
+                        + "td,th{border:1px solid #ccc;padding:.2em .5em;text-align:right}"
+                        + "th{background:#f3f3f3}td.l,th.l{text-align:left}"
+                        + ".PASS{color:#176f2c}.FAIL{color:#b3261e}"
+                        + "svg text{font-size:10px;font-family:sans-serif}</style>\n");
+        h.append("</head><body>\n");
+        h.append("<h1>Training-serving parity: <span class=\"")
+                .append(esc(r.status()))
+                .append("\">")
+                .append(esc(r.status()))
+                .append("</span></h1>\n");
+        h.append("<p>Exit code ").append(r.exitCode()).append(".</p>\n");
+        if (!r.violations().isEmpty()) {
+            h.append("<ul>");
+            r.violations()
+                    .forEach(v -> h.append("<li class=\"FAIL\">").append(esc(v)).append("</li>"));
+            h.append("</ul>\n");
+        }
+
+        h.append("<h2>Run</h2>\n<table>");
+        r.run().forEach((k, v) -> row(h, k, String.valueOf(v)));
+        h.append("</table>\n");
+
+        ParityReport.WindowCounts w = r.windows();
+        h.append("<h2>Windows</h2>\n<table>");
+        row(h, "judged", w.judged());
+        row(h, "match", w.matched());
+        row(h, "explained", w.explained());
+        row(h, "unexplained (alarms)", w.alarms());
+        row(h, "mismatch rate", String.format(Locale.ROOT, "%.6f", w.mismatchRate()));
+        h.append("</table>\n<table><tr><th class=\"l\">cause</th><th>windows</th></tr>");
+        r.byCause().forEach((c, n) -> row(h, c, n));
+        h.append("</table>\n");
+        ParityReport.RecordCounts rc = r.records();
+        h.append("<table>");
+        row(h, "archived transactions", rc.archivedTransactions());
+        row(h, "served panes", rc.servedPanes());
+        row(h, "too late (late stream)", rc.tooLate());
+        row(h, "quarantined (late stream)", rc.quarantined());
+        row(h, "dead-lettered but archived", rc.deadLetteredArchived());
+        h.append("</table>\n");
+
+        h.append("<h2>Mismatch rate by hour</h2>\n");
+        h.append(
+                "<p>Per hour of window start: share of windows whose served value differs from the"
+                        + " ideal (grey: explained, red: unexplained).</p>\n");
+        hourChart(h, r.byHour());
+
+        h.append("<h2>Lateness of too-late records</h2>\n");
+        h.append("<p>Watermark minus event time when the record was set aside.</p>\n");
+        barChart(h, r.lateness(), "#5b7db1");
+
+        ParityReport.ScoreSkew k = r.scoreSkew();
+        h.append("<h2>Score-level skew</h2>\n<table>");
+        row(h, "model version", k.modelVersion());
+        row(h, "windows compared", k.compared());
+        row(h, "served by another model version", k.otherModelVersion());
+        row(h, "never scored in the stream", k.neverScored());
+        row(h, "mean |ideal - served|", String.format(Locale.ROOT, "%.6f", k.meanAbsDelta()));
+        row(h, "max |ideal - served|", String.format(Locale.ROOT, "%.6f", k.maxAbsDelta()));
+        row(h, "flipped decisions", k.flippedDecisions());
+        k.flips().forEach((f, n) -> row(h, "flip " + f, n));
+        k.neverScoredDecisions().forEach((d, n) -> row(h, "never scored, ideal " + d, n));
+        h.append("</table>\n<p>Ideal minus served score:</p>\n");
+        barChart(h, k.histogram(), "#8a5bb1");
+
+        h.append("<h2>Worst unexplained windows</h2>\n");
+        findings(h, r.worstUnexplained());
+        h.append("<h2>Examples by cause</h2>\n");
+        if (r.examples().isEmpty()) {
+            h.append("<p>Every window matches.</p>\n");
+        }
+        for (Map.Entry<String, List<WindowFinding>> e : r.examples().entrySet()) {
+            h.append("<h3>").append(esc(e.getKey())).append("</h3>\n");
+            findings(h, e.getValue());
+        }
+        h.append("</body></html>\n");
+        return h.toString();
+    }
+
+    private static void findings(StringBuilder h, List<WindowFinding> list) {
+        if (list.isEmpty()) {
+            h.append("<p>None.</p>\n");
+            return;
+        }
+        h.append(
+                "<table><tr><th class=\"l\">user</th><th class=\"l\">window start</th>"
+                        + "<th class=\"l\">causes</th><th class=\"l\">differing</th>"
+                        + "<th class=\"l\">ideal</th><th class=\"l\">served (revision)</th>"
+                        + "<th>score served / ideal</th><th class=\"l\">note</th></tr>\n");
+        for (WindowFinding f : list) {
+            h.append("<tr>");
+            cell(h, f.userId());
+            cell(h, f.windowStart().toString());
+            cell(h, String.join(", ", f.causes()));
+            cell(h, String.join(", ", f.differingFeatures()));
+            cell(h, f.ideal() == null ? "-" : f.ideal().toString());
+            cell(h, f.served() == null ? "-" : f.served() + " (" + f.servedRevision() + ")");
+            h.append("<td>")
+                    .append(score(f.servedScore(), f.servedDecision()))
+                    .append(" / ")
+                    .append(score(f.idealScore(), f.idealDecision()))
+                    .append("</td>");
+            cell(h, f.note());
+            h.append("</tr>\n");
+        }
+        h.append("</table>\n");
+    }
+
+    private static String score(Double score, String decision) {
+        return score == null
+                ? "-"
+                : String.format(Locale.ROOT, "%.4f", score) + " " + esc(String.valueOf(decision));
+    }
+
+    private static void hourChart(StringBuilder h, List<ParityReport.HourRow> hours) {
+        if (hours.isEmpty()) {
+            h.append("<p>No windows.</p>\n");
+            return;
+        }
+        int n = hours.size();
+        double bw = (double) (CHART_WIDTH - 40) / n;
+        svgOpen(h);
+        for (int i = 0; i < n; i++) {
+            ParityReport.HourRow row = hours.get(i);
+            double x = 30 + i * bw;
+            double rate = row.windows() == 0 ? 0 : (double) row.mismatched() / row.windows();
+            double alarmRate = row.windows() == 0 ? 0 : (double) row.alarms() / row.windows();
+            bar(h, x, bw, rate, "#aaa", row.hour() + ": " + row.mismatched() + "/" + row.windows());
+            bar(h, x, bw, alarmRate, "#b3261e", row.hour() + ": " + row.alarms() + " unexplained");
+            if (n <= 48 || i % (n / 24 + 1) == 0) {
+                h.append(
+                        String.format(
+                                Locale.ROOT,
+                                "<text x=\"%.1f\" y=\"%d\">%s</text>",
+                                x,
+                                CHART_HEIGHT + 12,
+                                esc(row.hour().toString().substring(11, 13))));
+            }
+        }
+        axis(h, "100%");
+        h.append("</svg>\n");
+    }
+
+    private static void barChart(StringBuilder h, List<Histogram.Bucket> buckets, String color) {
+        long max = buckets.stream().mapToLong(Histogram.Bucket::count).max().orElse(0);
+        if (max == 0) {
+            h.append("<p>No values.</p>\n");
+            return;
+        }
+        double bw = (double) (CHART_WIDTH - 40) / buckets.size();
+        svgOpen(h);
+        for (int i = 0; i < buckets.size(); i++) {
+            Histogram.Bucket b = buckets.get(i);
+            double x = 30 + i * bw;
+            bar(h, x, bw, (double) b.count() / max, color, b.label() + ": " + b.count());
+            h.append(
+                    String.format(
+                            Locale.ROOT,
+                            "<text x=\"%.1f\" y=\"%d\">%s</text>",
+                            x,
+                            CHART_HEIGHT + 12,
+                            esc(b.label())));
+            h.append(
+                    String.format(
+                            Locale.ROOT,
+                            "<text x=\"%.1f\" y=\"%.1f\">%d</text>",
+                            x + 2,
+                            CHART_HEIGHT - (double) b.count() / max * CHART_HEIGHT - 2,
+                            b.count()));
+        }
+        axis(h, String.valueOf(max));
+        h.append("</svg>\n");
+    }
+
+    private static void svgOpen(StringBuilder h) {
+        h.append(
+                String.format(
+                        Locale.ROOT,
+                        "<svg width=\"%d\" height=\"%d\" role=\"img\">",
+                        CHART_WIDTH,
+                        CHART_HEIGHT + 20));
+    }
+
+    private static void axis(StringBuilder h, String top) {
+        h.append(
+                String.format(
+                        Locale.ROOT,
+                        "<line x1=\"28\" y1=\"0\" x2=\"28\" y2=\"%d\" stroke=\"#333\"/>"
+                                + "<line x1=\"28\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"#333\"/>"
+                                + "<text x=\"0\" y=\"10\">%s</text>",
+                        CHART_HEIGHT,
+                        CHART_HEIGHT,
+                        CHART_WIDTH,
+                        CHART_HEIGHT,
+                        esc(top)));
+    }
+
+    private static void bar(
+            StringBuilder h, double x, double w, double fraction, String color, String title) {
+        double height = fraction * CHART_HEIGHT;
+        h.append(
+                String.format(
+                        Locale.ROOT,
+                        "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"%s\">"
+                                + "<title>%s</title></rect>",
+                        x,
+                        CHART_HEIGHT - height,
+                        Math.max(1, w - 2),
+                        height,
+                        color,
+                        esc(title)));
+    }
+
+    private static void row(StringBuilder h, String key, Object value) {
+        h.append("<tr><th class=\"l\">")
+                .append(esc(key))
+                .append("</th><td>")
+                .append(esc(String.valueOf(value)))
+                .append("</td></tr>");
+    }
+
+    private static void cell(StringBuilder h, String text) {
+        h.append("<td class=\"l\">").append(esc(text == null ? "" : text)).append("</td>");
+    }
+
+    static String esc(String s) {
+        StringBuilder out = new StringBuilder(s.length());
+        for (char c : s.toCharArray()) {
+            switch (c) {
+                case '<' -> out.append("&lt;");
+                case '>' -> out.append("&gt;");
+                case '&' -> out.append("&amp;");
+                case '"' -> out.append("&quot;");
+                case '\'' -> out.append("&#39;");
+                default -> out.append(c);
+            }
+        }
+        return out.toString();
+    }
+}

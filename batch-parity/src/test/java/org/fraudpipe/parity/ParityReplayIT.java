@@ -1,0 +1,459 @@
+package org.fraudpipe.parity;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.fraudpipe.job.config.JobConfig;
+import org.fraudpipe.job.replay.AvroJson;
+import org.fraudpipe.job.replay.Replay;
+import org.fraudpipe.job.replay.ReplayConfig;
+import org.fraudpipe.job.sim.SimulatedRecord;
+import org.fraudpipe.job.sim.SimulationConfig;
+import org.fraudpipe.job.sim.TransactionJson;
+import org.fraudpipe.job.sim.TransactionSimulator;
+import org.fraudpipe.parity.cli.ParityCommand;
+import org.fraudpipe.parity.report.ReportFiles;
+import org.fraudpipe.parity.report.ReportJson;
+import org.fraudpipe.schemas.avro.FeatureRecord;
+import org.fraudpipe.schemas.avro.Transaction;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
+
+/**
+ * The parity check end to end against the real streaming topology: a simulation is replayed ({@code
+ * ./fraud replay}, the job's own topology, deterministic), then checked ({@code ./fraud parity},
+ * Flink BATCH on a MiniCluster) against its own transactions, with causes injected into copies of
+ * the files. Each scenario asserts the cause the check must find.
+ */
+class ParityReplayIT {
+
+    @TempDir static Path shared;
+
+    /** A busy simulation with every kind of trouble: too late, future-dated, duplicates, junk. */
+    private static Path messy;
+
+    private static Path messyOut;
+
+    @BeforeAll
+    static void replayAMessySimulation() throws Exception {
+        messy =
+                simulate(
+                        "messy.jsonl",
+                        SimulationConfig.builder()
+                                .users(30)
+                                .start(Instant.parse("2026-11-28T12:00:00Z"))
+                                .duration(Duration.ofHours(2))
+                                .seed(11)
+                                .txPerUserDay(600)
+                                .duplicateRate(0.02)
+                                .futureRate(0.01)
+                                .hoursLateShare(0.02)
+                                .malformedRate(0.01)
+                                .build());
+        messyOut = replay(messy, "messy-out", "1m", "1m");
+    }
+
+    static Path simulate(String name, SimulationConfig config) throws Exception {
+        StringBuilder text = new StringBuilder();
+        for (SimulatedRecord r : TransactionSimulator.generateAll(config)) {
+            text.append(r.jsonLine()).append('\n');
+        }
+        Path file = shared.resolve(name);
+        Files.writeString(file, text, StandardCharsets.UTF_8);
+        return file;
+    }
+
+    static Path replay(Path input, String outName, String windowSize, String lateness)
+            throws Exception {
+        return replay(input, outName, windowSize, lateness, null);
+    }
+
+    /**
+     * Replays {@code input}; with {@code archive} not null, also writes the job's archive there.
+     */
+    static Path replay(Path input, String outName, String windowSize, String lateness, Path archive)
+            throws Exception {
+        Map<String, String> options = new LinkedHashMap<>();
+        options.put("window-size", windowSize);
+        options.put("allowed-lateness", lateness);
+        options.put("out-of-orderness", "0s");
+        options.put("parallelism", "2");
+        options.put("state-backend", "hashmap");
+        Path out = shared.resolve(outName);
+        ReplayConfig config = ReplayConfig.of(input, out, JobConfig.of(options));
+        if (archive != null) {
+            config =
+                    config.withArchive(
+                            org.apache.flink.core.fs.Path.fromLocalFile(archive.toFile()));
+        }
+        Replay.run(config);
+        return out;
+    }
+
+    /** What one run of {@code ./fraud parity} did. */
+    record Outcome(int exitCode, String stdout, String stderr, JsonNode report, Path dir) {
+        long byCause(Cause cause) {
+            return report.get("byCause").get(cause.name()).asLong();
+        }
+
+        List<String> exampleUsers(Cause cause) {
+            List<String> users = new ArrayList<>();
+            JsonNode list = report.get("examples").get(cause.name());
+            if (list != null) {
+                list.forEach(
+                        f ->
+                                users.add(
+                                        f.get("userId").asText()
+                                                + "@"
+                                                + f.get("windowStart").asText()));
+            }
+            return users;
+        }
+    }
+
+    static Outcome parity(Path reportDir, String... args) throws Exception {
+        List<String> all = new ArrayList<>(List.of(args));
+        all.addAll(List.of("--report", reportDir.toString(), "--parallelism", "2"));
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        CommandLine cl = ParityCommand.commandLine();
+        cl.setOut(new PrintWriter(out));
+        cl.setErr(new PrintWriter(err));
+        int code = cl.execute(all.toArray(String[]::new));
+        Path json = reportDir.resolve(ReportFiles.JSON);
+        JsonNode report = Files.exists(json) ? ReportJson.read(Files.readString(json)) : null;
+        return new Outcome(code, out.toString(), err.toString(), report, reportDir);
+    }
+
+    static String[] replayInputs(Path transactions, Path out, String windowSize) {
+        return new String[] {
+            "--transactions", transactions.toString(),
+            "--served", out.resolve("features.jsonl").toString(),
+            "--scores", out.resolve("scores.jsonl").toString(),
+            "--late", out.resolve("late.jsonl").toString(),
+            "--dead-letters", out.resolve("dead-letters.jsonl").toString(),
+            "--window-size", windowSize
+        };
+    }
+
+    @Test
+    void aCleanReplayHasOnlyExplainedDifferences() throws Exception {
+        Outcome o = parity(shared.resolve("r-clean"), replayInputs(messy, messyOut, "1m"));
+
+        assertThat(o.exitCode()).as(o.stderr() + o.stdout()).isZero();
+        assertThat(o.stdout()).startsWith("parity PASS all windows: ").contains("report.html");
+        assertThat(o.report().get("windows").get("alarms").asLong()).isZero();
+        assertThat(o.byCause(Cause.MATCH)).isPositive();
+        assertThat(o.byCause(Cause.LATE_DROPPED)).isPositive();
+        assertThat(o.byCause(Cause.QUARANTINED)).isPositive();
+        // Same model, same features: a matching window's served score is its ideal score.
+        JsonNode skew = o.report().get("scoreSkew");
+        assertThat(skew.get("compared").asLong()).isPositive();
+        assertThat(skew.get("otherModelVersion").asLong()).isZero();
+        assertThat(Files.readString(o.dir().resolve(ReportFiles.HTML))).contains("PASS");
+    }
+
+    @Test
+    void theArchiveGivesTheSameVerdictsAsTheReplayFiles() throws Exception {
+        Path archive = shared.resolve("messy-archive");
+        replay(messy, "messy-archived-out", "1m", "1m", archive);
+        Outcome fromArchive =
+                parity(
+                        shared.resolve("r-archive"),
+                        "--archive",
+                        archive.toString(),
+                        "--date",
+                        "2026-11-28",
+                        "--window-size",
+                        "1m");
+        Outcome fromFiles = parity(shared.resolve("r-files"), replayInputs(messy, messyOut, "1m"));
+
+        assertThat(fromArchive.exitCode()).as(fromArchive.stderr()).isZero();
+        for (String section :
+                List.of(
+                        "windows",
+                        "byCause",
+                        "records",
+                        "byHour",
+                        "lateness",
+                        "scoreSkew",
+                        "examples")) {
+            assertThat(fromArchive.report().get(section))
+                    .as(section)
+                    .isEqualTo(fromFiles.report().get(section));
+        }
+        assertThat(fromArchive.stdout()).startsWith("parity PASS 2026-11-28: ");
+
+        Outcome otherDay =
+                parity(
+                        shared.resolve("r-archive-missing-day"),
+                        "--archive",
+                        archive.toString(),
+                        "--from",
+                        "2026-11-28",
+                        "--to",
+                        "2026-11-29",
+                        "--window-size",
+                        "1m");
+        assertThat(otherDay.exitCode()).isEqualTo(ParityCommand.EXIT_BAD_INPUT);
+        assertThat(otherDay.stderr())
+                .contains("missing archive partition")
+                .contains("date=2026-11-29");
+    }
+
+    @Test
+    void onCompleteOnTimeDataStreamingAndBatchAgreeExactly() throws Exception {
+        Path onTime =
+                simulate(
+                        "on-time.jsonl",
+                        SimulationConfig.builder()
+                                .users(20)
+                                .start(Instant.parse("2026-11-28T12:00:00Z"))
+                                .duration(Duration.ofHours(1))
+                                .seed(5)
+                                .txPerUserDay(600)
+                                .duplicateRate(0.02)
+                                .futureRate(0)
+                                .hoursLateShare(0)
+                                .malformedRate(0)
+                                .build());
+        Path out = replay(onTime, "on-time-out", "1m", "1h");
+        Outcome o = parity(shared.resolve("r-on-time"), replayInputs(onTime, out, "1m"));
+
+        assertThat(o.exitCode()).as(o.stderr()).isZero();
+        JsonNode windows = o.report().get("windows");
+        assertThat(windows.get("judged").asLong()).isPositive();
+        assertThat(windows.get("matched").asLong()).isEqualTo(windows.get("judged").asLong());
+        assertThat(windows.get("mismatchRate").asDouble()).isZero();
+        JsonNode skew = o.report().get("scoreSkew");
+        assertThat(skew.get("compared").asLong()).isEqualTo(windows.get("judged").asLong());
+        assertThat(skew.get("maxAbsDelta").asDouble()).isZero();
+    }
+
+    @Test
+    void aRecordLostBetweenTheStreamAndTheArchiveIsUnexplained() throws Exception {
+        // The archive holds a transaction the stream never counted: appended after the replay.
+        List<String> lines = Files.readAllLines(messy);
+        Transaction existing = firstValid(lines);
+        Transaction lost =
+                Transaction.newBuilder(existing)
+                        .setTransactionId("lost-in-stream")
+                        .setAmountMinor(4_242)
+                        .build();
+        Path withLost = shared.resolve("with-lost.jsonl");
+        List<String> copy = new ArrayList<>(lines);
+        copy.add(TransactionJson.toJsonLine(lost, existing.getEventTime().plusSeconds(1)));
+        Files.write(withLost, copy);
+
+        Outcome o = parity(shared.resolve("r-lost"), replayInputs(withLost, messyOut, "1m"));
+
+        assertThat(o.exitCode()).isEqualTo(ParityCommand.EXIT_SKEW);
+        assertThat(o.stdout()).startsWith("parity FAIL");
+        assertThat(o.report().get("windows").get("alarms").asLong()).isEqualTo(1);
+        assertThat(o.byCause(Cause.UNEXPLAINED)).isEqualTo(1);
+        assertThat(o.exampleUsers(Cause.UNEXPLAINED))
+                .singleElement()
+                .asString()
+                .startsWith(existing.getUserId() + "@");
+        assertThat(o.report().get("violations").get(0).asText()).contains("1 unexplained");
+    }
+
+    @Test
+    void aTamperedServedValueIsUnexplained() throws Exception {
+        List<String> served = Files.readAllLines(messyOut.resolve("features.jsonl"));
+        // The last line is a user's last window's last revision (sorted by user, window, revision).
+        FeatureRecord last =
+                AvroJson.fromJsonLine(served.get(served.size() - 1), FeatureRecord.class);
+        last.setAmountSum(last.getAmountSum() + 1);
+        served.set(served.size() - 1, AvroJson.toJsonLine(last));
+        Path tamperedOut = shared.resolve("tampered-out");
+        Files.createDirectories(tamperedOut);
+        for (String f : List.of("scores.jsonl", "late.jsonl", "dead-letters.jsonl")) {
+            Files.copy(messyOut.resolve(f), tamperedOut.resolve(f));
+        }
+        Files.write(tamperedOut.resolve("features.jsonl"), served);
+
+        Outcome o = parity(shared.resolve("r-tampered"), replayInputs(messy, tamperedOut, "1m"));
+
+        assertThat(o.exitCode()).isEqualTo(ParityCommand.EXIT_SKEW);
+        assertThat(o.byCause(Cause.UNEXPLAINED)).isEqualTo(1);
+        JsonNode worst = o.report().get("worstUnexplained").get(0);
+        assertThat(worst.get("userId").asText()).isEqualTo(last.getUserId());
+        assertThat(worst.get("differingFeatures").toString()).isEqualTo("[\"amountSum\"]");
+    }
+
+    @Test
+    void missingLateAndDeadLetterStreamsLeaveTheirWindowsUnexplained() throws Exception {
+        Outcome o =
+                parity(
+                        shared.resolve("r-no-late"),
+                        "--transactions",
+                        messy.toString(),
+                        "--served",
+                        messyOut.resolve("features.jsonl").toString(),
+                        "--window-size",
+                        "1m",
+                        "--no-score-skew");
+        assertThat(o.exitCode()).isEqualTo(ParityCommand.EXIT_SKEW);
+        assertThat(o.byCause(Cause.LATE_DROPPED)).isZero();
+        assertThat(o.report().get("windows").get("alarms").asLong()).isPositive();
+    }
+
+    @Test
+    void conflictingDuplicatesAreExplainedAsDuplicates() throws Exception {
+        Instant w = Instant.parse("2026-11-28T12:00:00Z");
+        Transaction first = tx("t1", "dup-user", w.plusSeconds(50), 9_000, "dev-9");
+        Transaction conflicting = tx("t1", "dup-user", w.plusSeconds(10), 1_000, "dev-1");
+        Transaction other = tx("t2", "dup-user", w.plusSeconds(20), 500, "dev-1");
+        Path file = shared.resolve("dups.jsonl");
+        Files.write(
+                file,
+                List.of(
+                        TransactionJson.toJsonLine(other, w.plusSeconds(21)),
+                        TransactionJson.toJsonLine(first, w.plusSeconds(51)),
+                        TransactionJson.toJsonLine(first, w.plusSeconds(52)), // a plain retry
+                        TransactionJson.toJsonLine(conflicting, w.plusSeconds(53)),
+                        TransactionJson.toJsonLine(
+                                tx("t3", "dup-user", w.plusSeconds(3_600), 1, "dev-1"),
+                                w.plusSeconds(3_601))));
+        Path out = replay(file, "dups-out", "10m", "2m");
+
+        Outcome o = parity(shared.resolve("r-dups"), replayInputs(file, out, "10m"));
+
+        assertThat(o.exitCode()).as(o.stderr()).isZero();
+        assertThat(o.byCause(Cause.DUPLICATE)).isEqualTo(1);
+        assertThat(o.byCause(Cause.MATCH)).isEqualTo(1);
+    }
+
+    @Test
+    void consecutiveDaysJudgeEveryWindowOnceAcrossMidnight() throws Exception {
+        // 7-minute windows do not divide the day: one window spans midnight.
+        Instant midnight = Instant.parse("2026-11-29T00:00:00Z");
+        List<String> lines = new ArrayList<>();
+        int n = 0;
+        for (Instant t = midnight.minusSeconds(1_200);
+                t.isBefore(midnight.plusSeconds(1_200));
+                t = t.plusSeconds(97)) {
+            lines.add(
+                    TransactionJson.toJsonLine(
+                            tx("m" + n++, "night-owl", t, 100 + n, "d" + (n % 3)),
+                            t.plusMillis(500)));
+        }
+        Transaction lastMilli = tx("edge-a", "night-owl", midnight.minusMillis(1), 7, "d0");
+        Transaction firstMilli = tx("edge-b", "night-owl", midnight, 8, "d1");
+        lines.add(TransactionJson.toJsonLine(lastMilli, midnight.plusSeconds(1_300)));
+        lines.add(TransactionJson.toJsonLine(firstMilli, midnight.plusSeconds(1_300)));
+        Path file = shared.resolve("midnight.jsonl");
+        Files.write(file, lines);
+        Path out = replay(file, "midnight-out", "7m", "1h");
+
+        Outcome all = parity(shared.resolve("r-all"), replayInputs(file, out, "7m"));
+        List<String> day1 = new ArrayList<>(List.of(replayInputs(file, out, "7m")));
+        day1.addAll(List.of("--date", "2026-11-28"));
+        List<String> day2 = new ArrayList<>(List.of(replayInputs(file, out, "7m")));
+        day2.addAll(List.of("--date", "2026-11-29"));
+        Outcome first = parity(shared.resolve("r-day1"), day1.toArray(String[]::new));
+        Outcome second = parity(shared.resolve("r-day2"), day2.toArray(String[]::new));
+
+        for (Outcome o : List.of(all, first, second)) {
+            assertThat(o.exitCode()).as(o.stderr()).isZero();
+            assertThat(o.report().get("windows").get("matched").asLong())
+                    .isEqualTo(o.report().get("windows").get("judged").asLong());
+        }
+        long judgedAll = all.report().get("windows").get("judged").asLong();
+        assertThat(
+                        first.report().get("windows").get("judged").asLong()
+                                + second.report().get("windows").get("judged").asLong())
+                .isEqualTo(judgedAll);
+        assertThat(first.stdout()).contains("2026-11-28");
+    }
+
+    @Test
+    void aRerunWritesTheSameReportBytes() throws Exception {
+        Path dir = shared.resolve("r-rerun");
+        parity(dir, replayInputs(messy, messyOut, "1m"));
+        byte[] json = Files.readAllBytes(dir.resolve(ReportFiles.JSON));
+        byte[] html = Files.readAllBytes(dir.resolve(ReportFiles.HTML));
+        Outcome again = parity(dir, replayInputs(messy, messyOut, "1m"));
+        assertThat(again.exitCode()).isZero();
+        assertThat(Files.readAllBytes(dir.resolve(ReportFiles.JSON))).isEqualTo(json);
+        assertThat(Files.readAllBytes(dir.resolve(ReportFiles.HTML))).isEqualTo(html);
+        try (var files = Files.list(dir)) {
+            assertThat(files.map(p -> p.getFileName().toString()))
+                    .containsExactlyInAnyOrder(ReportFiles.JSON, ReportFiles.HTML);
+        }
+    }
+
+    @Test
+    void badInputIsExitCodeTwoWithTheReason() throws Exception {
+        Outcome missing =
+                parity(
+                        shared.resolve("r-bad"),
+                        "--transactions",
+                        shared.resolve("nope.jsonl").toString(),
+                        "--served",
+                        messyOut.resolve("features.jsonl").toString());
+        assertThat(missing.exitCode()).isEqualTo(ParityCommand.EXIT_BAD_INPUT);
+        assertThat(missing.stderr())
+                .contains("--transactions")
+                .contains("nope.jsonl")
+                .contains("does not exist");
+        assertThat(missing.report()).isNull();
+
+        Outcome usage = parity(shared.resolve("r-usage"), "--served", "x");
+        assertThat(usage.exitCode()).isEqualTo(ParityCommand.EXIT_BAD_INPUT);
+        assertThat(usage.stderr()).contains("--transactions");
+
+        Path garbage = shared.resolve("garbage-features.jsonl");
+        Files.writeString(garbage, "{not json\n");
+        Outcome corrupt =
+                parity(
+                        shared.resolve("r-corrupt"),
+                        "--transactions",
+                        messy.toString(),
+                        "--served",
+                        garbage.toString(),
+                        "--window-size",
+                        "1m");
+        assertThat(corrupt.exitCode()).isEqualTo(ParityCommand.EXIT_BAD_INPUT);
+        assertThat(corrupt.stderr()).contains("could not run");
+    }
+
+    private static Transaction firstValid(List<String> lines) {
+        for (int i = 0; i < lines.size(); i++) {
+            try {
+                return TransactionJson.parseValidLine("messy.jsonl", lines.get(i), i + 1)
+                        .transaction();
+            } catch (Exception e) {
+                // malformed on purpose: try the next line
+            }
+        }
+        throw new AssertionError("no valid line");
+    }
+
+    private static Transaction tx(String id, String user, Instant t, long amount, String device) {
+        return Transaction.newBuilder()
+                .setTransactionId(id)
+                .setUserId(user)
+                .setAmountMinor(amount)
+                .setCurrency("EUR")
+                .setMerchantId("m-" + id)
+                .setDeviceId(device)
+                .setCountry("DE")
+                .setEventTime(t)
+                .build();
+    }
+}
