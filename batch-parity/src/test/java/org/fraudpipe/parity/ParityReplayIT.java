@@ -1,6 +1,7 @@
 package org.fraudpipe.parity;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.fraudpipe.parity.ParityFixtures.tx;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import java.io.PrintWriter;
@@ -442,18 +443,5 @@ class ParityReplayIT {
             }
         }
         throw new AssertionError("no valid line");
-    }
-
-    private static Transaction tx(String id, String user, Instant t, long amount, String device) {
-        return Transaction.newBuilder()
-                .setTransactionId(id)
-                .setUserId(user)
-                .setAmountMinor(amount)
-                .setCurrency("EUR")
-                .setMerchantId("m-" + id)
-                .setDeviceId(device)
-                .setCountry("DE")
-                .setEventTime(t)
-                .build();
     }
 }

@@ -1,22 +1,16 @@
 package org.fraudpipe.job.replay;
 
-import java.io.BufferedWriter;
 import java.io.IOException;
-import java.io.OutputStreamWriter;
-import java.io.Writer;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
-import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
-import java.util.UUID;
 import java.util.stream.Stream;
 import org.apache.avro.file.DataFileReader;
 import org.apache.avro.specific.SpecificDatumReader;
 import org.apache.avro.specific.SpecificRecordBase;
+import org.fraudpipe.job.io.AtomicFiles;
 
 /**
  * The client side of a replay's output: reads what {@link ReplaySinks} staged, puts it in the
@@ -93,29 +87,13 @@ final class StagedOutput {
      */
     static Path writeAtomically(Path dir, String fileName, List<? extends Line<?>> lines)
             throws IOException {
-        Path target = dir.resolve(fileName);
-        // Not Files.createTempFile: its owner-only permissions would stay on the final file.
-        Path tmp = dir.resolve("." + fileName + "." + UUID.randomUUID() + ".tmp");
-        try {
-            try (Writer out =
-                    new BufferedWriter(
-                            new OutputStreamWriter(
-                                    Files.newOutputStream(tmp, StandardOpenOption.CREATE_NEW),
-                                    StandardCharsets.UTF_8),
-                            1 << 16)) {
-                for (Line<?> line : lines) {
-                    out.write(line.json());
-                    out.write('\n');
-                }
-            }
-            Files.move(
-                    tmp,
-                    target,
-                    StandardCopyOption.ATOMIC_MOVE,
-                    StandardCopyOption.REPLACE_EXISTING);
-        } finally {
-            Files.deleteIfExists(tmp);
-        }
-        return target;
+        return AtomicFiles.write(
+                dir.resolve(fileName),
+                out -> {
+                    for (Line<?> line : lines) {
+                        out.write(line.json());
+                        out.write('\n');
+                    }
+                });
     }
 }
