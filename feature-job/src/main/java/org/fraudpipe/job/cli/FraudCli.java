@@ -15,7 +15,7 @@ import picocli.CommandLine.Command;
         description =
                 "Real-time fraud feature pipeline: local runtime, simulator, streaming job,"
                         + " deterministic replay and training-feature export.",
-        subcommands = {KafkaCommand.class, SimulateCommand.class, FeaturesCommand.class})
+        subcommands = {KafkaCommand.class, SimulateCommand.class})
 public final class FraudCli implements Runnable {
 
     @CommandLine.Spec CommandLine.Model.CommandSpec spec;
@@ -29,7 +29,8 @@ public final class FraudCli implements Runnable {
      */
     public static CommandLine commandLine() {
         CommandLine cl = new CommandLine(new FraudCli());
-        // The job's options are generated from JobOption, so its command is built, not annotated.
+        // Options generated from JobOption: these commands are built, not annotated.
+        cl.addSubcommand("features", FeaturesCommand.commandLine());
         cl.addSubcommand("job", JobCommand.commandLine());
         cl.addSubcommand("replay", ReplayCommand.commandLine());
         return cl.setCaseInsensitiveEnumValuesAllowed(true);

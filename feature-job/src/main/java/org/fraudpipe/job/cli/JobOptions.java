@@ -7,6 +7,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import org.fraudpipe.job.config.JobConfig;
@@ -64,6 +65,51 @@ final class JobOptions {
                                             + ").")
                             .build());
         }
+    }
+
+    /**
+     * Adds some of the job's options to a command that is not the job ({@code ./fraud features}):
+     * each under its job name ({@code --window-size} also as {@code alias}, if not null), typed as
+     * a string, with the job's description, then {@code notes}' text for it if any, then the job's
+     * default. Read them back with {@link #given} and {@link JobConfig#of}, so names, defaults and
+     * validation stay the job's.
+     */
+    static void addSome(
+            CommandSpec spec, List<JobOption> options, String alias, Map<JobOption, String> notes) {
+        for (JobOption option : options) {
+            String[] names =
+                    option == JobOption.WINDOW_SIZE && alias != null
+                            ? new String[] {option.flag(), alias}
+                            : new String[] {option.flag()};
+            String note = notes.get(option);
+            spec.addOption(
+                    OptionSpec.builder(names)
+                            .paramLabel("VALUE")
+                            .type(String.class)
+                            .description(
+                                    option.description()
+                                            + (note == null ? "" : " " + note)
+                                            + " (default: "
+                                            + option.defaultValue()
+                                            + ")")
+                            .build());
+        }
+    }
+
+    /**
+     * The values of those of {@code options} given on the command line ({@link #addSome}), by job
+     * option key.
+     */
+    static Map<String, String> given(ParseResult parsed, List<JobOption> options) {
+        Map<String, String> values = new LinkedHashMap<>();
+        for (OptionSpec option : parsed.matchedOptions()) {
+            for (JobOption o : options) {
+                if (o.flag().equals(option.longestName())) {
+                    values.put(o.key(), option.getValue());
+                }
+            }
+        }
+        return values;
     }
 
     /** The validated configuration given on the command line (and in {@code --config}). */

@@ -38,17 +38,22 @@ import org.fraudpipe.scoring.data.LabelledFeaturesJson;
 import org.fraudpipe.scoring.data.LabelledWindow;
 
 /**
- * Labelled training features from a simulation ({@code ./fraud features}): the <em>ideal</em>
- * window features of every (user, window) with at least one transaction, computed by the one
- * feature core ({@link FeatureAggregator#compute}) over all stored transactions, each labelled by
- * {@link WindowLabels#fraudulentWindows}. Plain Java, no Flink.
+ * Labelled training features from a simulation ({@code ./fraud features}, the default {@code
+ * --semantics ideal}): the <em>ideal</em> window features of every (user, window) with at least one
+ * transaction, computed by the one feature core ({@link FeatureAggregator#compute}) over all stored
+ * transactions, each labelled by {@link WindowLabels#fraudulentWindows}. Plain Java, no Flink.
+ * {@link AsServedFeatureExport} gives what the streaming job serves instead.
  *
- * <p>Which transactions count: exactly those the streaming job would ever count, whatever their
- * arrival: lines that read and validate strictly ({@link TransactionJson#parseValidLine}) and are
- * not future-dated by the job's rule ({@link RecordIngestor#isFutureDated}, against the line's
- * arrival time). Malformed and future-dated lines are skipped and counted. Each window's
- * transactions are fed to the aggregator in file (arrival) order, so a duplicate counts once with
- * its first payload, as in the job.
+ * <p>Which transactions count: the product's one definition of the ideal value (DESIGN.md: "the
+ * value over all stored transactions"; the batch parity check uses the same), i.e. every line that
+ * reads and validates strictly ({@link TransactionJson#parseValidLine}), at its event time, however
+ * late it arrived <em>and whether or not it is future-dated</em>. Future-dated transactions are
+ * valid data: the job quarantines them only so that they cannot move its watermark, and the parity
+ * check explains their absence from the served values as QUARANTINED. They are counted here, and
+ * reported ({@link Summary#futureDated}) by the job's own rule ({@link
+ * RecordIngestor#isFutureDated}, against the line's arrival time). Lines that do not read or
+ * validate are skipped and counted. Each window's transactions are fed to the aggregator in file
+ * (arrival) order, so a duplicate counts once with its first payload, as in the job.
  *
  * <p>Output records are {@code FeatureRecord}s as the job would emit them if every record had been
  * on time and the input had then ended: revision 0, {@code ON_TIME}, no late records, and {@code
@@ -59,12 +64,22 @@ import org.fraudpipe.scoring.data.LabelledWindow;
  *
  * <p>Consistency checks, so that labels of another simulation fail instead of mislabelling: every
  * valid transaction has a label, and every fraudulent window of the labels has features (fraud is
- * never malformed nor future-dated). Limit: holds the valid transactions in memory (about 200 bytes
- * each).
+ * never malformed, so a fraudulent transaction is always counted here). Limit: holds the valid
+ * transactions in memory (about 200 bytes each).
  */
 public final class TrainingFeatureExport {
 
-    /** What an export read and wrote. */
+    /**
+     * What an export read and wrote.
+     *
+     * @param lines lines of the transactions file
+     * @param invalidLines lines that do not read or validate (left out)
+     * @param futureDated valid lines that the job quarantines as future-dated at the export's
+     *     future tolerance; counted in the ideal windows
+     * @param windows windows written
+     * @param fraudulentWindows of those, labelled fraudulent
+     * @param users distinct users of the windows written
+     */
     public record Summary(
             long lines,
             long invalidLines,
@@ -82,7 +97,8 @@ public final class TrainingFeatureExport {
 
     /**
      * @param windowSize tumbling window size (the job's {@code --window-size})
-     * @param futureTolerance the job's {@code --future-tolerance}
+     * @param futureTolerance the job's {@code --future-tolerance}: only decides which counted
+     *     transactions {@link Summary#futureDated} reports as quarantined by the job
      */
     public TrainingFeatureExport(Duration windowSize, Duration futureTolerance) {
         this.windows = WindowAssignment.tumbling(windowSize);
@@ -125,7 +141,7 @@ public final class TrainingFeatureExport {
     }
 
     /**
-     * The labelled windows of valid transactions in arrival order.
+     * The labelled windows of valid transactions in arrival order (future-dated ones included).
      *
      * @throws IllegalArgumentException if a transaction has no label or a fraudulent window of the
      *     labels has no transaction (labels of another simulation)
@@ -145,8 +161,7 @@ public final class TrainingFeatureExport {
                                 + " file?");
             }
             if (ingestor.isFutureDated(tx, record.arrivalOrEventTime().toEpochMilli())) {
-                futureDated++;
-                continue;
+                futureDated++; // counted all the same: the ideal holds every stored transaction
             }
             long start = windows.startOf(tx.getEventTime().toEpochMilli());
             byWindow.computeIfAbsent(
@@ -162,7 +177,7 @@ public final class TrainingFeatureExport {
                                 + w.userId()
                                 + ", "
                                 + w.windowStart()
-                                + ") fraudulent but the transactions have no countable"
+                                + ") fraudulent but the transactions have no valid"
                                 + " transaction of that user in it: are the labels those of this"
                                 + " transactions file?");
             }

@@ -20,6 +20,8 @@ import java.util.TreeSet;
  * arrived too late for the streaming window still makes the window fraudulent (that gap is exactly
  * the skew the parity checker measures). Since fraud is never malformed nor future-dated, the rule
  * does not depend on how the pipeline treats those. Duplicates do not matter (labels are per id).
+ * Both training exports ({@code ./fraud features --semantics ideal|as-served}) label with this
+ * rule, so a window present in both carries the same label.
  */
 public final class WindowLabels {
 

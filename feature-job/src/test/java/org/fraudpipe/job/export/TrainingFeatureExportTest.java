@@ -7,7 +7,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.NavigableSet;
@@ -17,13 +16,13 @@ import org.fraudpipe.job.features.FeatureValues;
 import org.fraudpipe.job.sim.Label;
 import org.fraudpipe.job.sim.LabelJson;
 import org.fraudpipe.job.sim.ReplayFormatException;
-import org.fraudpipe.job.sim.ReplayRecord;
 import org.fraudpipe.job.sim.SimulatedRecord;
 import org.fraudpipe.job.sim.SimulationConfig;
 import org.fraudpipe.job.sim.TransactionJson;
 import org.fraudpipe.job.sim.TransactionSimulator;
 import org.fraudpipe.job.sim.WindowLabels;
 import org.fraudpipe.job.sim.WindowLabels.WindowRef;
+import org.fraudpipe.job.testing.LatenessFixture;
 import org.fraudpipe.schemas.avro.FeatureRecord;
 import org.fraudpipe.schemas.avro.Timing;
 import org.fraudpipe.schemas.avro.Transaction;
@@ -71,20 +70,18 @@ class TrainingFeatureExportTest {
         return tx.resolveSibling(tx.getFileName() + ".labels.jsonl");
     }
 
-    /** The transactions the job would count, read the plain way, in file order. */
+    /**
+     * The ideal's transactions, read the plain way, in file order: every valid line, future-dated
+     * ones included.
+     */
     private static List<Transaction> countable(Path file) throws Exception {
         List<Transaction> out = new ArrayList<>();
         List<String> lines = Files.readAllLines(file, StandardCharsets.UTF_8);
         for (int i = 0; i < lines.size(); i++) {
-            ReplayRecord r;
             try {
-                r = TransactionJson.parseValidLine("f", lines.get(i), i + 1);
+                out.add(TransactionJson.parseValidLine("f", lines.get(i), i + 1).transaction());
             } catch (ReplayFormatException e) {
-                continue;
-            }
-            Instant arrival = r.arrivalOrEventTime();
-            if (!r.transaction().getEventTime().isAfter(arrival.plus(TOLERANCE))) {
-                out.add(r.transaction());
+                // not a valid transaction: in no window
             }
         }
         return out;
@@ -136,11 +133,59 @@ class TrainingFeatureExportTest {
         // The simulation exercised what the export must handle.
         TrainingFeatureExport.Summary s = result.summary();
         assertThat(s.invalidLines()).isPositive();
-        assertThat(s.futureDated()).isPositive();
+        assertThat(s.futureDated())
+                .isPositive()
+                .isEqualTo(labels.stream().filter(Label::futureDated).count());
+        // Future-dated transactions are in the ideal: each one's window is written.
+        for (Label l : labels) {
+            if (l.futureDated()) {
+                assertThat(got)
+                        .contains(
+                                new WindowRef(
+                                        l.userId(),
+                                        WindowLabels.windowStart(l.eventTime(), WINDOW)));
+            }
+        }
         assertThat(s.fraudulentWindows()).isPositive().isEqualTo(fraudulent.size());
         assertThat(s.windows()).isEqualTo(expectedWindows.size());
         assertThat(labels.stream().filter(Label::duplicate)).isNotEmpty();
         assertThat(labels.stream().filter(Label::hoursLate)).isNotEmpty();
+    }
+
+    @Test
+    void idealCountsTooLateAndFutureDatedTransactionsButNotMalformedLines() throws Exception {
+        Path file = LatenessFixture.write(tmp);
+        TrainingFeatureExport.Result result =
+                new TrainingFeatureExport(WINDOW, TOLERANCE)
+                        .compute(file, LatenessFixture.labelsOf(file));
+
+        List<String> windows =
+                result.windows().stream()
+                        .map(
+                                w ->
+                                        w.features().getUserId()
+                                                + "@"
+                                                + w.features().getWindowStart()
+                                                + " n="
+                                                + w.features().getTxCount()
+                                                + " sum="
+                                                + w.features().getAmountSum()
+                                                + (w.fraud() ? " fraud" : ""))
+                        .toList();
+        assertThat(windows)
+                .containsExactly(
+                        // t9 arrived too late for the stream: counted in the ideal
+                        "alice@2026-11-28T12:00:00Z n=2 sum=3000 fraud",
+                        "bob@2026-11-28T12:00:00Z n=2 sum=750",
+                        // t4 is future-dated (quarantined by the stream): counted in the ideal
+                        "bob@2026-11-28T13:00:00Z n=1 sum=700",
+                        "carol@2026-11-28T12:00:00Z n=1 sum=300",
+                        "dave@2026-11-28T12:10:00Z n=1 sum=300",
+                        "erin@2026-11-28T12:10:00Z n=1 sum=100",
+                        // only a too-late transaction: still an ideal window, and fraudulent
+                        "frank@2026-11-28T12:00:00Z n=1 sum=150 fraud");
+        assertThat(result.summary())
+                .isEqualTo(new TrainingFeatureExport.Summary(10, 1, 1, 7, 2, 6));
     }
 
     @Test
