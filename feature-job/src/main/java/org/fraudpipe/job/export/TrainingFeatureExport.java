@@ -1,14 +1,10 @@
 package org.fraudpipe.job.export;
 
 import java.io.BufferedReader;
-import java.io.BufferedWriter;
 import java.io.IOException;
-import java.io.OutputStreamWriter;
-import java.io.Writer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -24,6 +20,7 @@ import org.fraudpipe.job.features.FeatureAggregator;
 import org.fraudpipe.job.features.FeatureValues;
 import org.fraudpipe.job.features.WindowAssignment;
 import org.fraudpipe.job.ingest.RecordIngestor;
+import org.fraudpipe.job.io.AtomicFiles;
 import org.fraudpipe.job.sim.Label;
 import org.fraudpipe.job.sim.LabelJson;
 import org.fraudpipe.job.sim.ReplayFormatException;
@@ -223,30 +220,13 @@ public final class TrainingFeatureExport {
      * {@code out} once complete (a failed export never leaves half a file).
      */
     public static void write(List<LabelledWindow> windows, Path out) throws IOException {
-        Path target = out.toAbsolutePath();
-        Path dir = target.getParent();
-        Files.createDirectories(dir);
-        // Not Files.createTempFile: its file is private (0600); the output follows the umask.
-        Path tmp =
-                dir.resolve("." + target.getFileName() + ".tmp-" + ProcessHandle.current().pid());
-        try {
-            try (Writer w =
-                    new BufferedWriter(
-                            new OutputStreamWriter(
-                                    Files.newOutputStream(tmp), StandardCharsets.UTF_8),
-                            1 << 16)) {
-                for (LabelledWindow window : windows) {
-                    w.write(LabelledFeaturesJson.toJsonLine(window));
-                    w.write('\n');
-                }
-            }
-            Files.move(
-                    tmp,
-                    target,
-                    StandardCopyOption.REPLACE_EXISTING,
-                    StandardCopyOption.ATOMIC_MOVE);
-        } finally {
-            Files.deleteIfExists(tmp);
-        }
+        AtomicFiles.write(
+                out,
+                w -> {
+                    for (LabelledWindow window : windows) {
+                        w.write(LabelledFeaturesJson.toJsonLine(window));
+                        w.write('\n');
+                    }
+                });
     }
 }
