@@ -2,6 +2,7 @@ package org.fraudpipe.job.topology;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -13,6 +14,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.apache.avro.specific.SpecificRecord;
 import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
@@ -22,16 +24,21 @@ import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.clients.producer.RecordMetadata;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.fraudpipe.job.archive.FileArchive;
 import org.fraudpipe.job.config.JobConfig;
 import org.fraudpipe.job.kafka.KafkaIO;
 import org.fraudpipe.job.kafka.StartupChecks;
 import org.fraudpipe.job.kafka.TopicProvisioner;
 import org.fraudpipe.job.local.KafkaTestBroker;
 import org.fraudpipe.job.scoring.OnnxPaneScorer;
+import org.fraudpipe.job.testing.ArchiveFiles;
 import org.fraudpipe.job.window.FeatureWindowSpec;
 import org.fraudpipe.schemas.Topic;
 import org.fraudpipe.schemas.TopicNames;
+import org.fraudpipe.schemas.archive.ArchiveStream;
+import org.fraudpipe.schemas.avro.ArchivedTransaction;
 import org.fraudpipe.schemas.avro.DeadLetter;
 import org.fraudpipe.schemas.avro.DeadLetterReason;
 import org.fraudpipe.schemas.avro.FeatureRecord;
@@ -50,7 +57,7 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * The feature job end to end on Flink's MiniCluster (parallelism 2, RocksDB, exactly-once
  * checkpoints) against a real local Kafka broker: Kafka in, features, late records and dead letters
- * out, read with {@code read_committed}.
+ * out, read with {@code read_committed}; and the archive's committed files.
  */
 class KafkaFeatureJobIT {
 
@@ -69,6 +76,7 @@ class KafkaFeatureJobIT {
                             .build());
 
     @TempDir Path checkpoints;
+    @TempDir Path archives;
 
     /** One isolated deployment: its own topics, registry scope, group and transactional ids. */
     private JobConfig deployment(String name) {
@@ -87,6 +95,7 @@ class KafkaFeatureJobIT {
         options.put("group-id", run);
         options.put("transactional-id-prefix", run);
         options.put("checkpoint-dir", checkpoints.toUri().toString());
+        options.put("archive-dir", archives.resolve(run).toUri().toString());
         options.put("checkpoint-interval", "500ms");
         options.put("idleness", "1s");
         options.put("parallelism", "2");
@@ -107,7 +116,8 @@ class KafkaFeatureJobIT {
                         OnnxPaneScorer.Factory.of(config),
                         config.scoringBatchSize(),
                         config.scoringMaxDelay()),
-                KafkaIO.sinks(config));
+                KafkaIO.sinks(config),
+                FileArchive.forJob(config, false).orElseThrow());
         return env.executeAsync("kafka-feature-job-it");
     }
 
@@ -132,8 +142,8 @@ class KafkaFeatureJobIT {
                             .valueCodec(Topic.TRANSACTIONS, topic, Transaction.class);
         }
 
-        void send(Integer partition, Transaction tx) throws Exception {
-            kafka.send(
+        RecordMetadata send(Integer partition, Transaction tx) throws Exception {
+            return kafka.send(
                             new ProducerRecord<>(
                                     topic,
                                     partition,
@@ -142,8 +152,8 @@ class KafkaFeatureJobIT {
                     .get();
         }
 
-        void sendRaw(int partition, byte[] value) throws Exception {
-            kafka.send(new ProducerRecord<>(topic, partition, null, value)).get();
+        RecordMetadata sendRaw(int partition, byte[] value) throws Exception {
+            return kafka.send(new ProducerRecord<>(topic, partition, null, value)).get();
         }
 
         @Override
@@ -171,23 +181,35 @@ class KafkaFeatureJobIT {
         return out;
     }
 
+    /** A valid record as published: what the transactions archive must hold once. */
+    private record Published(Transaction tx, RecordMetadata at) {}
+
     @Test
     void everyFateOfARecordReachesItsTopicExactlyOnceReadCommitted() throws Exception {
         JobConfig config = deployment("fates");
+        long started = System.currentTimeMillis();
         JobClient job = start(config);
+        List<Published> valid = new ArrayList<>();
         try (Producer producer = new Producer(config)) {
             // Window [12:00, 12:10): u1 three transactions (one retried), u2 two.
-            producer.send(null, tx("a1", "u1", W0.plusSeconds(10), 100, "d1"));
-            producer.send(null, tx("a2", "u1", W0.plusSeconds(70), 250, "d2"));
-            producer.send(null, tx("a2", "u1", W0.plusSeconds(70), 250, "d2")); // producer retry
-            producer.send(null, tx("a3", "u1", W0.plusSeconds(500), 50, "d1"));
-            producer.send(null, tx("b1", "u2", W0.plusSeconds(20), 1000, "d9"));
-            producer.send(null, tx("b2", "u2", W0.plusSeconds(30), 2000, "d9"));
+            for (Transaction tx :
+                    List.of(
+                            tx("a1", "u1", W0.plusSeconds(10), 100, "d1"),
+                            tx("a2", "u1", W0.plusSeconds(70), 250, "d2"),
+                            tx("a2", "u1", W0.plusSeconds(70), 250, "d2"), // producer retry
+                            tx("a3", "u1", W0.plusSeconds(500), 50, "d1"),
+                            tx("b1", "u2", W0.plusSeconds(20), 1000, "d9"),
+                            tx("b2", "u2", W0.plusSeconds(30), 2000, "d9"))) {
+                valid.add(new Published(tx, producer.send(null, tx)));
+            }
             // A poison pill and a record dated a day ahead of the wall clock.
-            producer.sendRaw(1, new byte[] {'n', 'o', 't', ' ', 'a', 'v', 'r', 'o'});
-            producer.send(null, tx("f1", "u3", Instant.now().plus(Duration.ofDays(1)), 5, "d5"));
+            RecordMetadata poison =
+                    producer.sendRaw(1, new byte[] {'n', 'o', 't', ' ', 'a', 'v', 'r', 'o'});
+            Transaction future = tx("f1", "u3", Instant.now().plus(Duration.ofDays(1)), 5, "d5");
+            valid.add(new Published(future, producer.send(null, future)));
             // Event time moves past 12:10 + the bound on one partition; the others go idle.
-            producer.send(0, tx("c1", "clock", W0.plus(Duration.ofMinutes(11)), 1, "d0"));
+            Transaction clock = tx("c1", "clock", W0.plus(Duration.ofMinutes(11)), 1, "d0");
+            valid.add(new Published(clock, producer.send(0, clock)));
 
             List<FeatureRecord> features = read(config, Topic.FEATURES, FeatureRecord.class, 2);
             assertThat(features)
@@ -238,8 +260,84 @@ class KafkaFeatureJobIT {
             assertThat(KAFKA.readCommitted(featuresTopic, 2, Duration.ofSeconds(30)))
                     .extracting(r -> keys.decode(r.key()))
                     .containsExactlyInAnyOrder(new WindowKey("u1", W0), new WindowKey("u2", W0));
+
+            // The archive, once the job has checkpointed: each valid record published exactly
+            // once (the retry too: it is another record), with its Kafka position and timestamp;
+            // the dead letter and the panes served, as served.
+            Path archive = Path.of(config.archiveDir().orElseThrow());
+            List<ArchivedTransaction> received =
+                    awaitArchived(
+                            archive,
+                            ArchiveStream.TRANSACTIONS,
+                            ArchivedTransaction.class,
+                            valid.size());
+            String transactions = config.topics().name(Topic.TRANSACTIONS);
+            assertThat(received)
+                    .extracting(
+                            a -> a.getSourceTopic(),
+                            a -> a.getSourcePartition(),
+                            a -> a.getSourceOffset(),
+                            a -> a.getTransaction(),
+                            a -> a.getRecordTimestamp(),
+                            a -> a.getQuarantined())
+                    .containsExactlyInAnyOrderElementsOf(
+                            valid.stream()
+                                    .map(
+                                            p ->
+                                                    org.assertj.core.groups.Tuple.tuple(
+                                                            transactions,
+                                                            p.at().partition(),
+                                                            p.at().offset(),
+                                                            p.tx(),
+                                                            Instant.ofEpochMilli(
+                                                                    p.at().timestamp()),
+                                                            p.tx().getTransactionId().equals("f1")))
+                                    .toList());
+            assertThat(received)
+                    .allSatisfy(
+                            a ->
+                                    assertThat(a.getReceivedAt().toEpochMilli())
+                                            .isBetween(started, System.currentTimeMillis()));
+            assertThat(awaitArchived(archive, ArchiveStream.DEAD_LETTERS, DeadLetter.class, 1))
+                    .singleElement()
+                    .satisfies(
+                            d -> {
+                                assertThat(d.getSourcePartition()).isEqualTo(poison.partition());
+                                assertThat(d.getSourceOffset()).isEqualTo(poison.offset());
+                            });
+            assertThat(awaitArchived(archive, ArchiveStream.FEATURES, FeatureRecord.class, 2))
+                    .containsExactlyInAnyOrderElementsOf(features);
         } finally {
             job.cancel().get();
+        }
+    }
+
+    /**
+     * Waits until the committed files of {@code stream} hold at least {@code expected} records,
+     * then waits two more checkpoint intervals and returns everything committed: a duplicate would
+     * show as one record too many.
+     */
+    private static <T extends SpecificRecord> List<T> awaitArchived(
+            Path archive, ArchiveStream stream, Class<T> type, int expected) throws Exception {
+        long deadline = System.nanoTime() + Duration.ofSeconds(90).toNanos();
+        while (committed(archive, stream, type).size() < expected && System.nanoTime() < deadline) {
+            Thread.sleep(200);
+        }
+        Thread.sleep(1_000); // two checkpoint intervals (500 ms)
+        return committed(archive, stream, type);
+    }
+
+    private static <T extends SpecificRecord> List<T> committed(
+            Path archive, ArchiveStream stream, Class<T> type) {
+        for (int attempt = 0; ; attempt++) {
+            try {
+                return ArchiveFiles.records(archive, stream, type);
+            } catch (UncheckedIOException e) {
+                // A hidden in-progress file renamed (committed) while the directory was listed.
+                if (attempt == 10) {
+                    throw e;
+                }
+            }
         }
     }
 

@@ -1,0 +1,34 @@
+package org.fraudpipe.job.topology;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.configuration.DeploymentOptions;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.fraudpipe.job.config.JobConfig;
+import org.junit.jupiter.api.Test;
+
+/** Where the job runs decides whether a local archive path is acceptable. */
+class JobEnvironmentTest {
+
+    @Test
+    void theJobsOwnEnvironmentOutsideFlinkRunIsALocalMiniCluster() throws Exception {
+        try (StreamExecutionEnvironment env = JobEnvironment.create(JobConfig.defaults())) {
+            assertThat(JobEnvironment.isLocal(env)).isTrue();
+        }
+    }
+
+    @Test
+    void anEnvironmentSubmittingToAClusterIsNotLocal() throws Exception {
+        for (String target : new String[] {"remote", "embedded", "kubernetes-application"}) {
+            Configuration conf = new Configuration();
+            conf.set(DeploymentOptions.TARGET, target);
+            try (StreamExecutionEnvironment env = new StreamExecutionEnvironment(conf)) {
+                assertThat(JobEnvironment.isLocal(env)).as(target).isFalse();
+            }
+        }
+        try (StreamExecutionEnvironment env = new StreamExecutionEnvironment(new Configuration())) {
+            assertThat(JobEnvironment.isLocal(env)).as("no target").isFalse();
+        }
+    }
+}
