@@ -7,9 +7,6 @@
 # Every step is deterministic (fixed seeds, no clock), so a run gives the same bytes as the committed
 # files; the script prints their SHA-256 to compare. Work files go to target/default-model/. About a
 # minute on 2 cores (plus ./fraud's build on first use).
-#
-# Until the default model is retrained (issue #5 made the ideal features include future-dated transactions),
-# this script's features.jsonl differs from the committed model's training data, and so do the bytes.
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
