@@ -125,7 +125,8 @@ public final class FeaturesCommand implements Callable<Integer> {
                         JobOption.OUT_OF_ORDERNESS, "Only with --semantics as-served.",
                         JobOption.FUTURE_TOLERANCE,
                                 "Ideal features count them all the same; the summary says how"
-                                        + " many."));
+                                        + " many."),
+                Map.of());
         return cl;
     }
 

@@ -40,18 +40,7 @@ final class JobOptions {
                                 "Properties file with job options (names without the leading"
                                         + " dashes); command-line options override it.")
                         .build());
-        for (JobOption option : JobOption.values()) {
-            spec.addOption(
-                    OptionSpec.builder(option.flag())
-                            .paramLabel("VALUE")
-                            .type(String.class)
-                            .description(
-                                    option.description()
-                                            + " (default: "
-                                            + option.defaultValue()
-                                            + ")")
-                            .build());
-        }
+        addSome(spec, List.of(JobOption.values()), null, Map.of(), Map.of());
         for (Topic topic : Topic.values()) {
             spec.addOption(
                     OptionSpec.builder("--" + TopicNames.optionName(topic))
@@ -71,11 +60,15 @@ final class JobOptions {
      * Adds some of the job's options to a command that is not the job ({@code ./fraud features}):
      * each under its job name ({@code --window-size} also as {@code alias}, if not null), typed as
      * a string, with the job's description, then {@code notes}' text for it if any, then the job's
-     * default. Read them back with {@link #given} and {@link JobConfig#of}, so names, defaults and
-     * validation stay the job's.
+     * default (or the command's own, from {@code defaults}). Read them back with {@link #given} and
+     * {@link JobConfig#of}, so names, defaults and validation stay the job's.
      */
     static void addSome(
-            CommandSpec spec, List<JobOption> options, String alias, Map<JobOption, String> notes) {
+            CommandSpec spec,
+            List<JobOption> options,
+            String alias,
+            Map<JobOption, String> notes,
+            Map<JobOption, String> defaults) {
         for (JobOption option : options) {
             String[] names =
                     option == JobOption.WINDOW_SIZE && alias != null
@@ -90,7 +83,7 @@ final class JobOptions {
                                     option.description()
                                             + (note == null ? "" : " " + note)
                                             + " (default: "
-                                            + option.defaultValue()
+                                            + defaults.getOrDefault(option, option.defaultValue())
                                             + ")")
                             .build());
         }

@@ -21,7 +21,6 @@ import org.fraudpipe.schemas.archive.ArchiveStream;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
-import picocli.CommandLine.Model.OptionSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
@@ -118,24 +117,13 @@ public final class ReplayCommand implements Callable<Integer> {
     public static CommandLine commandLine() {
         CommandLine cl = new CommandLine(new ReplayCommand());
         CommandSpec spec = cl.getCommandSpec();
-        for (JobOption option : OPTIONS) {
-            String[] names =
-                    option == JobOption.WINDOW_SIZE
-                            ? new String[] {option.flag(), WINDOW_ALIAS}
-                            : new String[] {option.flag()};
-            spec.addOption(
-                    OptionSpec.builder(names)
-                            .paramLabel("VALUE")
-                            .type(String.class)
-                            .description(
-                                    option.description() + " (default: " + defaultOf(option) + ")")
-                            .build());
-        }
+        JobOptions.addSome(
+                spec,
+                OPTIONS,
+                WINDOW_ALIAS,
+                Map.of(),
+                Map.of(JobOption.STATE_BACKEND, DEFAULT_STATE_BACKEND));
         return cl;
-    }
-
-    private static String defaultOf(JobOption option) {
-        return option == JobOption.STATE_BACKEND ? DEFAULT_STATE_BACKEND : option.defaultValue();
     }
 
     @Override
@@ -182,13 +170,7 @@ public final class ReplayCommand implements Callable<Integer> {
         }
         Map<String, String> values = new LinkedHashMap<>();
         values.put(JobOption.STATE_BACKEND.key(), DEFAULT_STATE_BACKEND);
-        for (OptionSpec option : spec.commandLine().getParseResult().matchedOptions()) {
-            for (JobOption o : OPTIONS) {
-                if (o.flag().equals(option.longestName())) {
-                    values.put(o.key(), option.getValue());
-                }
-            }
-        }
+        values.putAll(JobOptions.given(spec.commandLine().getParseResult(), OPTIONS));
         ReplayConfig config;
         try {
             config = ReplayConfig.of(input, output, JobConfig.of(values));
