@@ -167,6 +167,15 @@ public final class TrainCommand implements Callable<Integer> {
     double blockThreshold;
 
     @Option(
+            names = "--feature-semantics",
+            paramLabel = "ideal|as-served",
+            defaultValue = "ideal",
+            description =
+                    "What the features file holds, as exported by ./fraud features --semantics;"
+                            + " stated in the model card (default: ${DEFAULT-VALUE}).")
+    String featureSemantics;
+
+    @Option(
             names = "--reproduce",
             paramLabel = "TEXT",
             description =
@@ -174,8 +183,21 @@ public final class TrainCommand implements Callable<Integer> {
                             + " command).")
     String reproduce;
 
+    private boolean asServed() {
+        return switch (featureSemantics) {
+            case "ideal" -> false;
+            case "as-served" -> true;
+            default ->
+                    throw new ParameterException(
+                            spec.commandLine(),
+                            "--feature-semantics must be ideal or as-served, got "
+                                    + featureSemantics);
+        };
+    }
+
     @Override
     public Integer call() throws IOException {
+        boolean asServed = asServed(); // a usage error (exit 2) before any work
         QUIET.forEach(l -> l.setLevel(Level.WARNING));
         if (!Files.isReadable(features) || Files.isDirectory(features)) {
             throw usage("--features " + features + " does not exist or is not a readable file");
@@ -241,7 +263,8 @@ public final class TrainCommand implements Callable<Integer> {
                         sha256(result.onnx()),
                         features.getFileName().toString(),
                         featuresSha,
-                        command);
+                        command,
+                        asServed);
         Files.createDirectories(out);
         writeAtomically(out.resolve(MODEL_FILE), result.onnx());
         writeAtomically(

@@ -25,13 +25,16 @@ public final class ModelCard {
      * @param featuresFile name of the labelled-features file
      * @param featuresSha256 hex SHA-256 of it
      * @param reproduce the command that rebuilds the model
+     * @param asServed whether the features are as served by the streaming job ({@code ./fraud
+     *     features --semantics as-served}) rather than ideal values
      */
     public record Context(
             String modelFile,
             String modelSha256,
             String featuresFile,
             String featuresSha256,
-            String reproduce) {}
+            String reproduce,
+            boolean asServed) {}
 
     private ModelCard() {}
 
@@ -176,8 +179,14 @@ public final class ModelCard {
         s.append("## How it was measured\n\n");
         s.append(
                 "- **Labels.** A window is fraudulent iff it contains a fraudulent transaction"
-                        + " (simulator ground truth, `WindowLabels`). Features are ideal values over all"
-                        + " stored transactions (`./fraud features`).\n");
+                        + " (simulator ground truth, `WindowLabels`). "
+                        + (c.asServed()
+                                ? "Features are as served: the streaming job's last revision of"
+                                        + " each window under its lateness policy (`./fraud features"
+                                        + " --semantics as-served`); windows it never served are"
+                                        + " absent.\n"
+                                : "Features are ideal values over all stored transactions"
+                                        + " (`./fraud features`).\n"));
         s.append(
                 String.format(
                         Locale.ROOT,
@@ -273,9 +282,15 @@ public final class ModelCard {
                         + pct(r.set().fraudulent(), r.set().size())
                         + " fraudulent windows); a different fraud rate shifts them.\n");
         s.append(
-                "- Features are ideal values. The streaming job serves a window's value at each"
-                        + " firing; late records change it (later revisions) and too-late ones never"
-                        + " reach it: that skew is what the parity check measures.\n\n");
+                c.asServed()
+                        ? "- Features are as served (last revision per window): the model learned"
+                                + " what the stream serves after lateness; its first firing of a"
+                                + " window may still lack records that arrive within the allowed"
+                                + " lateness.\n\n"
+                        : "- Features are ideal values. The streaming job serves a window's value at"
+                                + " each firing; late records change it (later revisions) and too-late"
+                                + " ones never reach it: that skew is what the parity check"
+                                + " measures.\n\n");
 
         s.append("## Reproduce\n\n    ").append(c.reproduce()).append("\n");
         return s.toString();

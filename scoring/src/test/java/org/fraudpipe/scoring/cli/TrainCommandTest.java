@@ -104,6 +104,31 @@ class TrainCommandTest {
     }
 
     @Test
+    void theCardSaysWhichFeatureSemanticsTheModelLearned() throws Exception {
+        assertThat(train(tmp.resolve("ideal"), "--algorithm", "logistic-regression").exitCode())
+                .isZero();
+        assertThat(Files.readString(tmp.resolve("ideal").resolve(TrainCommand.CARD_FILE)))
+                .contains("Features are ideal values")
+                .doesNotContain("as served");
+        Run asServed =
+                train(
+                        tmp.resolve("served"),
+                        "--algorithm",
+                        "logistic-regression",
+                        "--feature-semantics",
+                        "as-served");
+        assertThat(asServed.exitCode()).as(asServed.err()).isZero();
+        assertThat(Files.readString(tmp.resolve("served").resolve(TrainCommand.CARD_FILE)))
+                .contains("Features are as served")
+                .doesNotContain("Features are ideal values");
+
+        Run bad = train(tmp.resolve("bad"), "--feature-semantics", "perfect");
+        assertThat(bad.exitCode()).isEqualTo(2);
+        assertThat(bad.err()).contains("--feature-semantics must be ideal or as-served");
+        assertThat(tmp.resolve("bad")).doesNotExist();
+    }
+
+    @Test
     void reviewAboveBlockIsAUsageErrorNamingBothOptions() {
         Run r = train(tmp.resolve("m"), "--review-threshold", "0.95");
         assertThat(r.exitCode()).isEqualTo(2);
