@@ -30,6 +30,8 @@ public final class KafkaTestBroker implements BeforeAllCallback, AfterAllCallbac
     private final int partitions;
     private LocalKafkaBroker broker;
     private Path dataDir;
+    private int port;
+    private int controllerPort;
 
     public KafkaTestBroker(int partitions) {
         this.partitions = partitions;
@@ -42,6 +44,8 @@ public final class KafkaTestBroker implements BeforeAllCallback, AfterAllCallbac
                 LocalKafkaBroker.start(
                         LocalKafkaBroker.Settings.forTests(dataDir),
                         BrokerRuntime.fromSystemProperty());
+        port = broker.state().port();
+        controllerPort = broker.state().controllerPort();
         try (Admin admin = admin()) {
             new TopicProvisioner(admin).ensureTopics(TopicNames.defaults(), partitions, (short) 1);
         }
@@ -58,6 +62,26 @@ public final class KafkaTestBroker implements BeforeAllCallback, AfterAllCallbac
         return broker.bootstrapServers();
     }
 
+    /**
+     * Restarts the broker while clients may be connected: a controlled shutdown (SIGTERM, as an
+     * operator's rolling restart), then a start on the same ports and data directory, so topics,
+     * committed data, consumer offsets and transaction state survive, and clients reconnect to the
+     * same address. Returns once the broker answers again.
+     */
+    public void restart() {
+        broker.close();
+        broker =
+                LocalKafkaBroker.start(
+                        new LocalKafkaBroker.Settings(
+                                dataDir,
+                                port,
+                                controllerPort,
+                                true,
+                                Duration.ofSeconds(90),
+                                "512m"),
+                        BrokerRuntime.fromSystemProperty());
+    }
+
     public Admin admin() {
         Properties p = new Properties();
         p.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers());
@@ -70,8 +94,20 @@ public final class KafkaTestBroker implements BeforeAllCallback, AfterAllCallbac
      * offset), so a duplicate or a record too many is seen, not cut off by an expected count.
      */
     public List<ConsumerRecord<byte[], byte[]>> readAllCommitted(String topic) {
+        return readAll(topic, true);
+    }
+
+    /**
+     * Everything in {@code topic} so far, with {@code read_uncommitted}: also the records of open
+     * and aborted transactions (what exactly-once hides from {@code read_committed} readers).
+     */
+    public List<ConsumerRecord<byte[], byte[]>> readAllUncommitted(String topic) {
+        return readAll(topic, false);
+    }
+
+    private List<ConsumerRecord<byte[], byte[]>> readAll(String topic, boolean committed) {
         List<ConsumerRecord<byte[], byte[]>> records = new ArrayList<>();
-        try (KafkaConsumer<byte[], byte[]> consumer = consumer()) {
+        try (KafkaConsumer<byte[], byte[]> consumer = consumer(committed)) {
             List<TopicPartition> partitions = partitions(consumer, topic);
             consumer.assign(partitions);
             consumer.seekToBeginning(partitions);
@@ -88,12 +124,16 @@ public final class KafkaTestBroker implements BeforeAllCallback, AfterAllCallbac
     }
 
     private KafkaConsumer<byte[], byte[]> consumer() {
+        return consumer(true);
+    }
+
+    private KafkaConsumer<byte[], byte[]> consumer(boolean committed) {
         return new KafkaConsumer<>(
                 Map.of(
                         ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG,
                         bootstrapServers(),
                         ConsumerConfig.ISOLATION_LEVEL_CONFIG,
-                        "read_committed",
+                        committed ? "read_committed" : "read_uncommitted",
                         ConsumerConfig.AUTO_OFFSET_RESET_CONFIG,
                         "earliest",
                         ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG,
