@@ -90,11 +90,26 @@ public final class Panes {
         return mapValues(finalPerKey(panes), Outcome::of);
     }
 
+    /** No pane (key, revision) twice. */
+    public static void assertNoPaneTwice(List<FeatureRecord> panes) {
+        Map<String, Long> counts =
+                panes.stream()
+                        .collect(
+                                Collectors.groupingBy(
+                                        f -> Key.of(f) + "#" + f.getRevision(),
+                                        TreeMap::new,
+                                        Collectors.counting()));
+        assertThat(counts)
+                .as("panes (key#revision) written more than once")
+                .allSatisfy((k, n) -> assertThat(n).as(k).isEqualTo(1L));
+    }
+
     /**
      * Exactly once, as a {@code read_committed} reader sees it: no pane (key, revision) twice, and
      * the revisions of each key are 0, 1, ... without a gap (a lost pane would leave one).
      */
     public static void assertEachPaneOnce(List<FeatureRecord> panes) {
+        assertNoPaneTwice(panes);
         Map<Key, List<Integer>> revisions =
                 panes.stream()
                         .collect(
