@@ -1,12 +1,15 @@
 package org.fraudpipe.job.local;
 
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
+import java.util.stream.Stream;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
@@ -17,6 +20,7 @@ import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.fraudpipe.job.kafka.TopicProvisioner;
 import org.fraudpipe.schemas.TopicNames;
 import org.junit.jupiter.api.extension.AfterAllCallback;
+import org.junit.jupiter.api.extension.AfterEachCallback;
 import org.junit.jupiter.api.extension.BeforeAllCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;
 
@@ -25,13 +29,15 @@ import org.junit.jupiter.api.extension.ExtensionContext;
  * project's topics created, plus small helpers to read what a test produced. The broker JVM is tied
  * to the test JVM, so it never outlives the build.
  */
-public final class KafkaTestBroker implements BeforeAllCallback, AfterAllCallback {
+public final class KafkaTestBroker
+        implements BeforeAllCallback, AfterEachCallback, AfterAllCallback {
 
     private final int partitions;
     private LocalKafkaBroker broker;
     private Path dataDir;
     private int port;
     private int controllerPort;
+    private boolean testFailed;
 
     public KafkaTestBroker(int partitions) {
         this.partitions = partitions;
@@ -52,9 +58,22 @@ public final class KafkaTestBroker implements BeforeAllCallback, AfterAllCallbac
     }
 
     @Override
-    public void afterAll(ExtensionContext context) {
+    public void afterEach(ExtensionContext context) {
+        testFailed |= context.getExecutionException().isPresent();
+    }
+
+    @Override
+    public void afterAll(ExtensionContext context) throws IOException {
         if (broker != null) {
             broker.close();
+        }
+        if (dataDir != null && !testFailed && context.getExecutionException().isEmpty()) {
+            // Log segments and the broker's log: kept only when a test failed, for its diagnosis.
+            try (Stream<Path> files = Files.walk(dataDir)) {
+                for (Path f : files.sorted(Comparator.reverseOrder()).toList()) {
+                    Files.deleteIfExists(f);
+                }
+            }
         }
     }
 
