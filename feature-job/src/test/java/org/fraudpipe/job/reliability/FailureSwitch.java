@@ -62,10 +62,6 @@ public final class FailureSwitch {
         return false;
     }
 
-    public boolean hasTripped() {
-        return tripped.get();
-    }
-
     /** Waits until a task tripped the switch. */
     public void awaitTripped(Duration timeout) throws InterruptedException {
         if (!trippedLatch.await(timeout.toMillis(), TimeUnit.MILLISECONDS)) {

@@ -159,11 +159,6 @@ public final class KnownCountTraffic {
         return ticks;
     }
 
-    /** Whether {@code userId} is one of the traffic's users (not a closing tick). */
-    public static boolean isUser(String userId) {
-        return !userId.startsWith("tick-");
-    }
-
     /** The transactions of {@code records}. */
     public static List<Transaction> transactions(List<PartitionedTransaction> records) {
         return records.stream().map(PartitionedTransaction::transaction).toList();

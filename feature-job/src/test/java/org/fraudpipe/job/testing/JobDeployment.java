@@ -26,7 +26,6 @@ import org.fraudpipe.job.scoring.OnnxPaneScorer;
 import org.fraudpipe.job.topology.FeatureJobTopology;
 import org.fraudpipe.job.topology.JobEnvironment;
 import org.fraudpipe.job.topology.OutputSinks;
-import org.fraudpipe.job.topology.TransactionSource;
 import org.fraudpipe.job.window.FeatureWindowSpec;
 import org.fraudpipe.schemas.Topic;
 import org.fraudpipe.schemas.TopicNames;
@@ -40,10 +39,10 @@ import org.fraudpipe.schemas.wire.TopicSerdes;
  * each other's data.
  *
  * <p>The job is started the way {@code ./fraud job} starts it ({@link StartupChecks}, {@link
- * JobEnvironment}, {@link FeatureJobTopology} with {@link KafkaIO}); a test may wrap the source or
- * the sinks (failure injection) and restore from a savepoint. The only test-specific Flink settings
- * are a fast restart strategy (exponential delay from 100 ms to 2 s; production uses Flink's
- * default, the same strategy starting at 1 s) so that recoveries do not dominate the test time.
+ * JobEnvironment}, {@link FeatureJobTopology} with {@link KafkaIO}); a test may wrap the sinks
+ * (failure injection) and restore from a savepoint. The only test-specific Flink settings are a
+ * fast restart strategy (exponential delay from 100 ms to 2 s; production uses Flink's default, the
+ * same strategy starting at 1 s) so that recoveries do not dominate the test time.
  */
 public final class JobDeployment {
 
@@ -127,7 +126,7 @@ public final class JobDeployment {
         return job().start();
     }
 
-    /** A job of this deployment to start, optionally restored or with wrapped source/sinks. */
+    /** A job of this deployment to start, optionally restored or with wrapped sinks. */
     public Job job() {
         return new Job();
     }
@@ -135,9 +134,7 @@ public final class JobDeployment {
     /** A job to start: the production topology, optionally restored or wrapped. */
     public final class Job {
         private String savepoint;
-        private UnaryOperator<TransactionSource> source = UnaryOperator.identity();
         private UnaryOperator<OutputSinks> sinks = UnaryOperator.identity();
-        private String name = "feature-job-it";
 
         /** Restores the job's state from this savepoint (or retained checkpoint) path. */
         public Job restoringFrom(String savepointPath) {
@@ -145,20 +142,9 @@ public final class JobDeployment {
             return this;
         }
 
-        /** Wraps the Kafka source (e.g. to inject a failure after it). */
-        public Job withSource(UnaryOperator<TransactionSource> wrap) {
-            this.source = wrap;
-            return this;
-        }
-
         /** Wraps the Kafka sinks (e.g. to inject a failure just before them). */
         public Job withSinks(UnaryOperator<OutputSinks> wrap) {
             this.sinks = wrap;
-            return this;
-        }
-
-        public Job named(String jobName) {
-            this.name = jobName;
             return this;
         }
 
@@ -179,14 +165,14 @@ public final class JobDeployment {
                     StreamExecutionEnvironment.getExecutionEnvironment(conf);
             FeatureJobTopology.build(
                     env,
-                    source.apply(KafkaIO.source(config)),
+                    KafkaIO.source(config),
                     new FeatureWindowSpec(config.windowSize(), config.allowedLateness()),
                     new FeatureJobTopology.Scoring(
                             OnnxPaneScorer.Factory.of(config),
                             config.scoringBatchSize(),
                             config.scoringMaxDelay()),
                     sinks.apply(KafkaIO.sinks(config)));
-            return env.executeAsync(name);
+            return env.executeAsync("feature-job-it-" + config.groupId());
         }
     }
 
