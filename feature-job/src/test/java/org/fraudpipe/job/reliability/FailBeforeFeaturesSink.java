@@ -1,8 +1,9 @@
 package org.fraudpipe.job.reliability;
 
-import org.apache.flink.api.common.functions.MapFunction;
+import org.apache.flink.api.common.functions.FlatMapFunction;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.streaming.api.datastream.DataStream;
+import org.apache.flink.util.Collector;
 import org.fraudpipe.job.topology.OutputSinks;
 import org.fraudpipe.schemas.avro.DeadLetter;
 import org.fraudpipe.schemas.avro.FeatureRecord;
@@ -14,18 +15,18 @@ import org.fraudpipe.schemas.avro.ScoreRecord;
  * (chained to the window operator and its sinks, so the whole chain fails and the job restarts from
  * its last completed checkpoint).
  *
- * <p>Once its {@link FailureSwitch} is armed, a subtask lets its first pane through to the sink
- * (into the sink's open Kafka transaction) and trips the switch on its second: it then blocks, so
- * no checkpoint can complete and the open transactions stay open, until the test releases it, and
- * throws. The records written since the last checkpoint must then be aborted and written again by
- * the restarted job; a {@code read_committed} reader must see each pane once.
+ * <p>Once its {@link FailureSwitch} is armed, the first subtask with a pane passes it to the sink
+ * (the sink writes it into its open Kafka transaction, synchronously, in the same call) and trips
+ * the switch: it then blocks, so no checkpoint can complete and the open transactions stay open,
+ * until the test releases it, and throws. The records written since the last checkpoint must then
+ * be aborted and written again by the restarted job; a {@code read_committed} reader must see each
+ * pane once.
  */
-final class FailBeforeFeaturesSink implements MapFunction<FeatureRecord, FeatureRecord> {
+final class FailBeforeFeaturesSink implements FlatMapFunction<FeatureRecord, FeatureRecord> {
 
     private static final long serialVersionUID = 1L;
 
     private final String switchName;
-    private transient int panesSinceArmed;
 
     private FailBeforeFeaturesSink(String switchName) {
         this.switchName = switchName;
@@ -37,7 +38,7 @@ final class FailBeforeFeaturesSink implements MapFunction<FeatureRecord, Feature
             @Override
             public void features(DataStream<FeatureRecord> features) {
                 sinks.features(
-                        features.map(
+                        features.flatMap(
                                         new FailBeforeFeaturesSink(switchName),
                                         TypeInformation.of(FeatureRecord.class))
                                 .uid("test-failure-before-features-sink")
@@ -62,17 +63,18 @@ final class FailBeforeFeaturesSink implements MapFunction<FeatureRecord, Feature
     }
 
     @Override
-    public FeatureRecord map(FeatureRecord pane) throws Exception {
+    public void flatMap(FeatureRecord pane, Collector<FeatureRecord> out) throws Exception {
+        out.collect(pane);
         FailureSwitch failure = FailureSwitch.named(switchName);
-        if (failure.isArmed() && ++panesSinceArmed >= 2 && failure.trip()) {
+        if (failure.trip()) {
+            // The pane is in the sink's open transaction now, and nothing can commit it.
             failure.awaitRelease();
             throw new InjectedFailure(
-                    "injected failure after a completed checkpoint, at pane "
+                    "injected failure after a completed checkpoint, after pane "
                             + pane.getUserId()
                             + "@"
                             + pane.getWindowStart());
         }
-        return pane;
     }
 
     /** The injected failure (so logs show it is the test's). */

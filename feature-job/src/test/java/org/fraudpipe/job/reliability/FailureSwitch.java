@@ -49,10 +49,6 @@ public final class FailureSwitch {
         armed.set(true);
     }
 
-    boolean isArmed() {
-        return armed.get() && !tripped.get();
-    }
-
     /** Whether this caller is the one that fails (true once, for one caller). */
     boolean trip() {
         if (armed.get() && tripped.compareAndSet(false, true)) {
