@@ -319,7 +319,7 @@ class KafkaFeatureJobIT {
                     .allSatisfy(
                             f ->
                                     assertThat(Duration.between(crossed, f.getEmittedAt()))
-                                            .isLessThan(IDLENESS.plus(Duration.ofSeconds(10))));
+                                            .isLessThan(IDLENESS.plus(Duration.ofSeconds(30))));
         } finally {
             job.cancel();
         }
