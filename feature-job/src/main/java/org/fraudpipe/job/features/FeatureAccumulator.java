@@ -3,6 +3,7 @@ package org.fraudpipe.job.features;
 import java.util.Collections;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
@@ -13,9 +14,10 @@ import org.fraudpipe.schemas.avro.Transaction;
  * Mutable state of the feature aggregation of one user over one window.
  *
  * <p>What it holds: for each distinct {@code transactionId}, the one payload that counts for it
- * (amount, device, merchant, country), in arrival order; and the raw number of records that reached
- * it, duplicates included. {@code txCount}, {@code amountSum}, {@code amountMax} and the distinct
- * device/merchant/country sets are derived from those entries in {@link #toValues()}.
+ * (amount, device, merchant, country), in arrival order; the raw number of records that reached it,
+ * duplicates included; and the ids with conflicting duplicates (below). {@code txCount}, {@code
+ * amountSum}, {@code amountMax} and the distinct device/merchant/country sets are derived from the
+ * entries in {@link #toValues()}.
  *
  * <p>Duplicate rule: a {@code transactionId} counts once, with the payload of the record that
  * arrived <em>first</em>; later records with the same id only increase {@link #recordsSeen()}. A
@@ -27,6 +29,18 @@ import org.fraudpipe.schemas.avro.Transaction;
  * event time while streaming keeps the earliest arrival: parity explains such a window as a
  * duplicate difference.
  *
+ * <p>Conflicting duplicates ({@link #conflictingTransactionIds()}, added with serializer format 2):
+ * the ids that reached this window with more than one payload, i.e. where the duplicate rule above
+ * decided which amount, device, merchant and country count. They are the only duplicates that can
+ * make two computations of a window disagree (batch vs streaming, or two streaming runs whose
+ * records arrived in another order after a restart): exact retries cannot. Nothing else in the
+ * state can tell them from retries (a later payload is not kept), so parity and diagnostics need
+ * this to explain a duplicate difference instead of calling it unexplained. Not a feature: {@link
+ * FeatureValues} does not change. Exact under {@link #mergeFrom} (an id conflicts in the merge iff
+ * it conflicts on either side or the two first payloads differ), so independent of merge order. A
+ * window restored from a format-1 savepoint starts with none: conflicts that happened before the
+ * upgrade are not known.
+ *
  * <p>Why the sets are not stored: the per-id entries are needed anyway for an exact merge of
  * accumulators that share ids (only the entries say which amount and device a shared id
  * contributed), and materialized sets would store every device/merchant/country string a second
@@ -34,8 +48,9 @@ import org.fraudpipe.schemas.avro.Transaction;
  * every record with RocksDB; a user's window holds a handful of transactions.
  *
  * <p>Serialized by {@link FeatureAccumulatorSerializer} (declared through {@link TypeInfo}, so
- * Flink never falls back to Kryo for it): about {@code 12 + sum(len(id) + len(device) +
- * len(merchant) + len(country) + 12)} bytes, ~90 bytes per distinct transaction with UUID ids.
+ * Flink never falls back to Kryo for it): about {@code 16 + sum(len(id) + len(device) +
+ * len(merchant) + len(country) + 12)} bytes, ~90 bytes per distinct transaction with UUID ids, plus
+ * each conflicting id once more.
  */
 @TypeInfo(FeatureAccumulatorTypeInfo.Factory.class)
 public final class FeatureAccumulator {
@@ -51,15 +66,21 @@ public final class FeatureAccumulator {
     private final LinkedHashMap<String, Contribution> byTransactionId;
     private long recordsSeen;
 
+    /** Ids of {@link #byTransactionId} that arrived with another payload too, in that order. */
+    private final LinkedHashSet<String> conflictingIds;
+
     /** An empty accumulator. */
     public FeatureAccumulator() {
-        this(new LinkedHashMap<>(), 0);
+        this(new LinkedHashMap<>(), 0, new LinkedHashSet<>());
     }
 
     private FeatureAccumulator(
-            LinkedHashMap<String, Contribution> byTransactionId, long recordsSeen) {
+            LinkedHashMap<String, Contribution> byTransactionId,
+            long recordsSeen,
+            LinkedHashSet<String> conflictingIds) {
         this.byTransactionId = byTransactionId;
         this.recordsSeen = recordsSeen;
+        this.conflictingIds = conflictingIds;
     }
 
     /**
@@ -71,7 +92,12 @@ public final class FeatureAccumulator {
     public boolean add(Transaction tx) {
         String id = Objects.requireNonNull(tx.getTransactionId(), "transactionId");
         recordsSeen++;
-        return byTransactionId.putIfAbsent(id, Contribution.of(tx)) == null;
+        Contribution payload = Contribution.of(tx);
+        Contribution first = byTransactionId.putIfAbsent(id, payload);
+        if (first != null && !first.equals(payload)) {
+            conflictingIds.add(id);
+        }
+        return first == null;
     }
 
     /**
@@ -82,7 +108,14 @@ public final class FeatureAccumulator {
      * @return this accumulator
      */
     public FeatureAccumulator mergeFrom(FeatureAccumulator later) {
-        later.byTransactionId.forEach(byTransactionId::putIfAbsent);
+        later.byTransactionId.forEach(
+                (id, payload) -> {
+                    Contribution first = byTransactionId.putIfAbsent(id, payload);
+                    if (first != null && !first.equals(payload)) {
+                        conflictingIds.add(id);
+                    }
+                });
+        conflictingIds.addAll(later.conflictingIds);
         recordsSeen += later.recordsSeen;
         return this;
     }
@@ -95,6 +128,15 @@ public final class FeatureAccumulator {
     /** Distinct transaction ids counted so far. */
     public int distinctTransactions() {
         return byTransactionId.size();
+    }
+
+    /**
+     * The transaction ids that reached this window with more than one payload (amount, device,
+     * merchant or country), in the order their first conflict arrived: where the duplicate rule
+     * chose the payload that counts. Exact retries are not among them.
+     */
+    public Set<String> conflictingTransactionIds() {
+        return Collections.unmodifiableSet(conflictingIds);
     }
 
     /** The features over the transactions counted so far. */
@@ -121,9 +163,12 @@ public final class FeatureAccumulator {
                 recordsSeen);
     }
 
-    /** A deep copy (entries are immutable, so copying the map is enough). */
+    /** A deep copy (entries are immutable, so copying the collections is enough). */
     public FeatureAccumulator copy() {
-        return new FeatureAccumulator(new LinkedHashMap<>(byTransactionId), recordsSeen);
+        return new FeatureAccumulator(
+                new LinkedHashMap<>(byTransactionId),
+                recordsSeen,
+                new LinkedHashSet<>(conflictingIds));
     }
 
     // --- for FeatureAccumulatorSerializer ---
@@ -133,30 +178,41 @@ public final class FeatureAccumulator {
         return Collections.unmodifiableMap(byTransactionId).entrySet();
     }
 
-    /** Takes ownership of {@code entries}. */
+    /** Takes ownership of {@code entries} and {@code conflictingIds}. */
     static FeatureAccumulator restore(
-            LinkedHashMap<String, Contribution> entries, long recordsSeen) {
-        if (recordsSeen < entries.size()) {
+            LinkedHashMap<String, Contribution> entries,
+            long recordsSeen,
+            LinkedHashSet<String> conflictingIds) {
+        if (recordsSeen < entries.size() + (long) conflictingIds.size()) {
             throw new IllegalStateException(
                     "corrupt feature accumulator: "
                             + entries.size()
-                            + " distinct ids but only "
+                            + " distinct ids and "
+                            + conflictingIds.size()
+                            + " conflicting duplicates but only "
                             + recordsSeen
                             + " records seen");
         }
-        return new FeatureAccumulator(entries, recordsSeen);
+        for (String id : conflictingIds) {
+            if (!entries.containsKey(id)) {
+                throw new IllegalStateException(
+                        "corrupt feature accumulator: conflicting id " + id + " was never counted");
+            }
+        }
+        return new FeatureAccumulator(entries, recordsSeen, conflictingIds);
     }
 
     @Override
     public boolean equals(Object o) {
         return o instanceof FeatureAccumulator other
                 && recordsSeen == other.recordsSeen
-                && byTransactionId.equals(other.byTransactionId);
+                && byTransactionId.equals(other.byTransactionId)
+                && conflictingIds.equals(other.conflictingIds);
     }
 
     @Override
     public int hashCode() {
-        return Objects.hash(byTransactionId, recordsSeen);
+        return Objects.hash(byTransactionId, recordsSeen, conflictingIds);
     }
 
     @Override
@@ -165,6 +221,7 @@ public final class FeatureAccumulator {
                 + byTransactionId.keySet()
                 + ", recordsSeen="
                 + recordsSeen
+                + (conflictingIds.isEmpty() ? "" : ", conflicting=" + conflictingIds)
                 + '}';
     }
 }

@@ -1,11 +1,13 @@
 package org.fraudpipe.job.features;
 
 import java.io.IOException;
+import java.io.ObjectStreamException;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.Map;
 import org.apache.flink.api.common.typeutils.SimpleTypeSerializerSnapshot;
+import org.apache.flink.api.common.typeutils.TypeSerializer;
 import org.apache.flink.api.common.typeutils.TypeSerializerSnapshot;
-import org.apache.flink.api.common.typeutils.base.TypeSerializerSingleton;
 import org.apache.flink.core.memory.DataInputView;
 import org.apache.flink.core.memory.DataOutputView;
 import org.apache.flink.types.StringValue;
@@ -13,34 +15,83 @@ import org.fraudpipe.job.features.FeatureAccumulator.Contribution;
 
 /**
  * Flink serializer of {@link FeatureAccumulator}: the window state of the feature job, read and
- * written on every record with RocksDB and stored in every checkpoint.
+ * written on every record with RocksDB and stored in every checkpoint and savepoint.
  *
- * <p>Format (version 1, no per-field tags or class names): {@code recordsSeen} (8 bytes), the
- * number of entries (4 bytes), then per distinct transaction in arrival order: {@code
- * transactionId}, {@code amountMinor} (8 bytes), {@code deviceId}, {@code merchantId}, {@code
- * country}; strings in Flink's {@link StringValue} encoding (length varint + chars, null-safe).
+ * <p>Formats (no per-field tags or class names; strings in Flink's {@link StringValue} encoding,
+ * length varint + chars, null-safe):
  *
- * <p>Compatibility: the format is part of the savepoint contract. Changing it needs a new snapshot
- * class whose compatibility check reads this format and migrates (COMPATIBLE_AFTER_MIGRATION);
- * never change this class's format in place.
+ * <ul>
+ *   <li><b>1</b> (the first release): {@code recordsSeen} (8 bytes), the number of entries (4
+ *       bytes), then per distinct transaction in arrival order: {@code transactionId}, {@code
+ *       amountMinor} (8 bytes), {@code deviceId}, {@code merchantId}, {@code country}.
+ *   <li><b>2</b> (current): format 1, then the number of conflicting transaction ids (4 bytes) and
+ *       each of them ({@link FeatureAccumulator#conflictingTransactionIds()}).
+ * </ul>
+ *
+ * <p>Compatibility: the formats are part of the savepoint contract. {@link #INSTANCE} writes the
+ * current format; its snapshot, {@link FeatureAccumulatorSerializerSnapshot}, is versioned by the
+ * format and asks Flink to migrate state written in an older one (read with {@link #forFormat} of
+ * that format, rewritten in the current). Savepoints of the first release carry the snapshot class
+ * {@link Snapshot} (format 1), kept for them. A new format means a new version of that snapshot and
+ * a reader here; never change a format in place.
  */
-public final class FeatureAccumulatorSerializer
-        extends TypeSerializerSingleton<FeatureAccumulator> {
+public final class FeatureAccumulatorSerializer extends TypeSerializer<FeatureAccumulator> {
 
-    private static final long serialVersionUID = 1L;
+    private static final long serialVersionUID = 2L;
 
-    /** The (stateless, thread-safe) instance. */
-    public static final FeatureAccumulatorSerializer INSTANCE = new FeatureAccumulatorSerializer();
+    /** The format {@link #INSTANCE} writes. */
+    public static final int CURRENT_FORMAT = 2;
 
-    private FeatureAccumulatorSerializer() {}
+    /** The serializer of the current format (stateless, thread-safe). */
+    public static final FeatureAccumulatorSerializer INSTANCE =
+            new FeatureAccumulatorSerializer(CURRENT_FORMAT);
 
-    private Object readResolve() {
-        return INSTANCE;
+    /** Reads and writes format 1: for state of the first release (written without conflicts). */
+    static final FeatureAccumulatorSerializer FORMAT_1 = new FeatureAccumulatorSerializer(1);
+
+    private final int format;
+
+    private FeatureAccumulatorSerializer(int format) {
+        this.format = format;
+    }
+
+    /**
+     * The serializer of {@code format} (1 or {@link #CURRENT_FORMAT}).
+     *
+     * @throws IllegalArgumentException for a format this build does not know
+     */
+    public static FeatureAccumulatorSerializer forFormat(int format) {
+        return switch (format) {
+            case 1 -> FORMAT_1;
+            case CURRENT_FORMAT -> INSTANCE;
+            default ->
+                    throw new IllegalArgumentException(
+                            "feature accumulator format "
+                                    + format
+                                    + " is unknown to this build (it reads 1 to "
+                                    + CURRENT_FORMAT
+                                    + "): restore the state with the build that wrote it or a"
+                                    + " newer one");
+        };
+    }
+
+    /** The format this serializer reads and writes. */
+    public int format() {
+        return format;
+    }
+
+    private Object readResolve() throws ObjectStreamException {
+        return forFormat(format);
     }
 
     @Override
     public boolean isImmutableType() {
         return false;
+    }
+
+    @Override
+    public TypeSerializer<FeatureAccumulator> duplicate() {
+        return this;
     }
 
     @Override
@@ -63,6 +114,7 @@ public final class FeatureAccumulatorSerializer
         return -1;
     }
 
+    /** Format 1 cannot hold conflicts: writing it drops them (only tests write format 1). */
     @Override
     public void serialize(FeatureAccumulator acc, DataOutputView out) throws IOException {
         out.writeLong(acc.recordsSeen());
@@ -74,6 +126,12 @@ public final class FeatureAccumulatorSerializer
             StringValue.writeString(c.deviceId(), out);
             StringValue.writeString(c.merchantId(), out);
             StringValue.writeString(c.country(), out);
+        }
+        if (format >= 2) {
+            out.writeInt(acc.conflictingTransactionIds().size());
+            for (String id : acc.conflictingTransactionIds()) {
+                StringValue.writeString(id, out);
+            }
         }
     }
 
@@ -93,7 +151,18 @@ public final class FeatureAccumulatorSerializer
             String country = StringValue.readString(in);
             entries.put(id, new Contribution(amount, device, merchant, country));
         }
-        return FeatureAccumulator.restore(entries, recordsSeen);
+        LinkedHashSet<String> conflicting = new LinkedHashSet<>();
+        if (format >= 2) {
+            int m = in.readInt();
+            if (m < 0 || m > n) {
+                throw new IOException(
+                        "corrupt feature accumulator: " + m + " conflicting ids for " + n);
+            }
+            for (int i = 0; i < m; i++) {
+                conflicting.add(StringValue.readString(in));
+            }
+        }
+        return FeatureAccumulator.restore(entries, recordsSeen, conflicting);
     }
 
     @Override
@@ -108,14 +177,33 @@ public final class FeatureAccumulatorSerializer
     }
 
     @Override
-    public TypeSerializerSnapshot<FeatureAccumulator> snapshotConfiguration() {
-        return new Snapshot();
+    public boolean equals(Object obj) {
+        return obj instanceof FeatureAccumulatorSerializer other && other.format == format;
     }
 
-    /** Snapshot of the version-1 format; restores {@link #INSTANCE}. */
+    @Override
+    public int hashCode() {
+        return 31 * FeatureAccumulatorSerializer.class.hashCode() + format;
+    }
+
+    @Override
+    public String toString() {
+        return "FeatureAccumulatorSerializer(format " + format + ")";
+    }
+
+    @Override
+    public TypeSerializerSnapshot<FeatureAccumulator> snapshotConfiguration() {
+        return format == 1 ? new Snapshot() : new FeatureAccumulatorSerializerSnapshot(format);
+    }
+
+    /**
+     * The snapshot of format 1, as savepoints of the first release name it (the class name is in
+     * them: never rename or remove it). Restores the format-1 reader; {@link
+     * FeatureAccumulatorSerializerSnapshot} tells Flink to migrate such state.
+     */
     public static final class Snapshot extends SimpleTypeSerializerSnapshot<FeatureAccumulator> {
         public Snapshot() {
-            super(() -> INSTANCE);
+            super(() -> FORMAT_1);
         }
     }
 }

@@ -6,11 +6,16 @@ import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
 
-/** The job stops at start-up, before touching Kafka, when its model or archive is unusable. */
+/**
+ * The job stops at start-up, before touching Kafka, when its model or archive is unusable or its
+ * transaction timeout cannot work (the broker's own limit is checked against a real broker in
+ * {@code StartupChecksIT}).
+ */
 class JobCommandTest {
 
     @TempDir Path tmp;
@@ -66,5 +71,39 @@ class JobCommandTest {
         String[] r = run("job", "--archive-dir", "hdfs:archive");
         assertThat(r[0]).isNotEqualTo("0");
         assertThat(r[1]).contains("--archive-dir 'hdfs:archive' is not a directory URI");
+    }
+
+    @Test
+    @DisplayName(
+            "#7.7 transaction-timeout guard: above the brokers' transaction.max.timeout.ms, the job"
+                    + " stops at start-up naming both values")
+    void aTransactionTimeoutAboveTheBrokersMaximumStopsTheJobAtStartUp() {
+        String[] r =
+                run("job", "--transaction-timeout", "20m", "--bootstrap-servers", "localhost:1");
+        assertThat(r[0]).isNotEqualTo("0");
+        assertThat(r[1])
+                .contains("--transaction-timeout (20m) exceeds the brokers'")
+                .contains("transaction.max.timeout.ms (15m, --broker-transaction-max-timeout)");
+    }
+
+    @Test
+    @DisplayName(
+            "#7.7 transaction-timeout guard: shorter than two checkpoints plus a restart, the job"
+                    + " stops at start-up naming what it needs")
+    void aTransactionTimeoutShorterThanCheckpointPlusRestartStopsTheJobAtStartUp() {
+        String[] r =
+                run(
+                        "job",
+                        "--checkpoint-interval",
+                        "5m",
+                        "--transaction-timeout",
+                        "10m",
+                        "--bootstrap-servers",
+                        "localhost:1");
+        assertThat(r[0]).isNotEqualTo("0");
+        assertThat(r[1])
+                .contains("--transaction-timeout (10m) is shorter than two checkpoint intervals")
+                .contains("(11m)")
+                .contains("--checkpoint-interval");
     }
 }

@@ -89,7 +89,7 @@ class FeatureAggregatorPropertyTest {
      * neighbours until one accumulator is left. With {@code keepOrder} a merge always puts the
      * earlier chunk first (as the duplicate rule requires); without, either side may be first.
      */
-    private static FeatureValues aggregateInRandomChunks(
+    private static FeatureAccumulator aggregateInRandomChunks(
             List<Transaction> records, Random random, boolean keepOrder) {
         FeatureAggregator aggregator = new FeatureAggregator();
         List<FeatureAccumulator> chunks = new ArrayList<>();
@@ -112,7 +112,7 @@ class FeatureAggregatorPropertyTest {
             boolean swap = !keepOrder && random.nextBoolean();
             chunks.set(i, swap ? aggregator.merge(right, left) : aggregator.merge(left, right));
         }
-        return aggregator.getResult(chunks.get(0));
+        return chunks.get(0);
     }
 
     private static void assertAgreesWithOracle(
@@ -125,11 +125,16 @@ class FeatureAggregatorPropertyTest {
                 WindowKey key = new WindowKey(user, start);
                 FeatureValues expected = FeatureOracle.compute(arrivals, user, start, start + SIZE);
                 List<Transaction> group = groups.get(key);
-                FeatureValues actual =
+                FeatureAccumulator actual =
                         group == null
-                                ? FeatureValues.EMPTY
+                                ? new FeatureAccumulator()
                                 : aggregateInRandomChunks(group, random, keepOrder);
-                assertThat(actual).as("%s", key).isEqualTo(expected);
+                assertThat(actual.toValues()).as("%s", key).isEqualTo(expected);
+                // Conflicts do not depend on arrival or merge order.
+                assertThat(actual.conflictingTransactionIds())
+                        .as("conflicting ids of %s", key)
+                        .containsExactlyInAnyOrderElementsOf(
+                                FeatureOracle.conflictingIds(arrivals, user, start, start + SIZE));
                 checked.add(key);
             }
         }
@@ -153,5 +158,23 @@ class FeatureAggregatorPropertyTest {
         List<Transaction> arrivals = randomArrivals(random, true);
 
         assertAgreesWithOracle(arrivals, random, true);
+    }
+
+    @ParameterizedTest(name = "seed {0}")
+    @ValueSource(longs = {5, 17, 23})
+    void conflictingIdsDoNotDependOnArrivalOrMergeOrder(long seed) {
+        Random random = new Random(seed);
+        List<Transaction> arrivals = randomArrivals(random, true);
+
+        for (Map.Entry<WindowKey, List<Transaction>> group : byWindow(arrivals).entrySet()) {
+            WindowKey key = group.getKey();
+            List<Transaction> shuffled = new ArrayList<>(group.getValue());
+            Collections.shuffle(shuffled, random);
+            assertThat(aggregateInRandomChunks(shuffled, random, false).conflictingTransactionIds())
+                    .as("conflicting ids of %s", key)
+                    .containsExactlyInAnyOrderElementsOf(
+                            FeatureOracle.conflictingIds(
+                                    arrivals, key.userId(), key.start(), key.start() + SIZE));
+        }
     }
 }

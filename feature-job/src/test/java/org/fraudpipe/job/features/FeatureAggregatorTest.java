@@ -69,6 +69,38 @@ class FeatureAggregatorTest {
     }
 
     @Test
+    void conflictingDuplicatesAreRecordedExactRetriesAndEventTimeOnlyDifferencesAreNot() {
+        FeatureAccumulator acc = aggregator.createAccumulator();
+        aggregator.add(tx("a", "u", 100, "dev-1", "m-1", "DE", 0), acc);
+        aggregator.add(tx("a", "u", 100, "dev-1", "m-1", "DE", 0), acc); // retry
+        aggregator.add(tx("a", "u", 100, "dev-1", "m-1", "DE", 5), acc); // other event time
+        aggregator.add(tx("b", "u", 200, "dev-1", "m-1", "DE", 0), acc);
+        aggregator.add(tx("b", "u", 200, "dev-2", "m-1", "DE", 0), acc); // other device
+        aggregator.add(tx("b", "u", 300, "dev-1", "m-1", "DE", 0), acc); // and another amount
+
+        assertThat(acc.conflictingTransactionIds()).containsExactly("b");
+        // Not a feature: the features are those of the first payloads.
+        assertThat(aggregate(acc)).isEqualTo(new FeatureValues(2, 300, 200, 1, 1, 1, 6));
+    }
+
+    @Test
+    void mergeRecordsAConflictBetweenTheTwoFirstPayloadsAndKeepsBothSidesConflicts() {
+        FeatureAccumulator earlier = aggregator.createAccumulator();
+        aggregator.add(tx("a", "u", 100, 0), earlier);
+        aggregator.add(tx("b", "u", 200, 0), earlier);
+        aggregator.add(tx("b", "u", 201, 0), earlier);
+        FeatureAccumulator later = aggregator.createAccumulator();
+        aggregator.add(tx("a", "u", 999, 0), later);
+        aggregator.add(tx("c", "u", 300, 0), later);
+        aggregator.add(tx("c", "u", 301, 0), later);
+        aggregator.add(tx("b", "u", 200, 0), later);
+
+        FeatureAccumulator merged = aggregator.merge(earlier, later);
+
+        assertThat(merged.conflictingTransactionIds()).containsExactlyInAnyOrder("a", "b", "c");
+    }
+
+    @Test
     void distinctSetsCountDistinctValuesOfDistinctTransactions() {
         FeatureAccumulator acc = aggregator.createAccumulator();
         aggregator.add(tx("a", "u", 1, "dev-1", "m-1", "DE", 0), acc);

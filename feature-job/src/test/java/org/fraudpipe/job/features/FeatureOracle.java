@@ -1,8 +1,10 @@
 package org.fraudpipe.job.features;
 
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import org.fraudpipe.schemas.avro.Transaction;
 
@@ -15,7 +17,7 @@ final class FeatureOracle {
 
     private FeatureOracle() {}
 
-    static FeatureValues compute(
+    private static List<Transaction> inWindow(
             List<Transaction> arrivalOrder, String userId, long start, long end) {
         List<Transaction> inWindow = new ArrayList<>();
         for (Transaction tx : arrivalOrder) {
@@ -24,6 +26,38 @@ final class FeatureOracle {
                 inWindow.add(tx);
             }
         }
+        return inWindow;
+    }
+
+    /**
+     * The ids of the window that came with more than one payload (amount, device, merchant,
+     * country): conflicting duplicates. Independent of arrival order.
+     */
+    static Set<String> conflictingIds(
+            List<Transaction> arrivalOrder, String userId, long start, long end) {
+        Map<String, Set<List<Object>>> payloads = new HashMap<>();
+        for (Transaction tx : inWindow(arrivalOrder, userId, start, end)) {
+            payloads.computeIfAbsent(tx.getTransactionId(), id -> new HashSet<>())
+                    .add(
+                            List.of(
+                                    tx.getAmountMinor(),
+                                    tx.getDeviceId(),
+                                    tx.getMerchantId(),
+                                    tx.getCountry()));
+        }
+        Set<String> conflicting = new HashSet<>();
+        payloads.forEach(
+                (id, distinct) -> {
+                    if (distinct.size() > 1) {
+                        conflicting.add(id);
+                    }
+                });
+        return conflicting;
+    }
+
+    static FeatureValues compute(
+            List<Transaction> arrivalOrder, String userId, long start, long end) {
+        List<Transaction> inWindow = inWindow(arrivalOrder, userId, start, end);
         Set<String> ids = new HashSet<>();
         List<Transaction> firstOfEachId = new ArrayList<>();
         for (Transaction tx : inWindow) {

@@ -1,16 +1,24 @@
 package org.fraudpipe.job.kafka;
 
+import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatCode;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
+import java.io.PrintWriter;
+import java.io.StringWriter;
 import java.net.InetAddress;
 import java.net.ServerSocket;
+import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
+import org.fraudpipe.job.cli.FraudCli;
 import org.fraudpipe.job.config.JobConfig;
 import org.fraudpipe.job.local.KafkaTestBroker;
+import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import picocli.CommandLine;
 
 /** The job refuses to start, naming the problem and the fix, against a real broker. */
 class StartupChecksIT {
@@ -41,6 +49,37 @@ class StartupChecksIT {
                 .isInstanceOf(IllegalStateException.class)
                 .hasMessageContaining("--transaction-timeout (20m)")
                 .hasMessageContaining("transaction.max.timeout.ms of broker 1 (15m)");
+    }
+
+    @Test
+    @DisplayName(
+            "#7.7 transaction-timeout guard: `./fraud job` against a broker whose"
+                    + " transaction.max.timeout.ms is below the timeout stops before submitting,"
+                    + " naming both values")
+    void theJobCommandStopsAtStartUpWhenTheBrokerRefusesItsTransactionTimeout() {
+        StringWriter err = new StringWriter();
+        CommandLine cli = FraudCli.commandLine();
+        cli.setErr(new PrintWriter(err, true));
+        // Were the check missing, the command would run the job and never return.
+        int exit =
+                assertTimeoutPreemptively(
+                        Duration.ofSeconds(90),
+                        () ->
+                                cli.execute(
+                                        "job",
+                                        "--bootstrap-servers",
+                                        KAFKA.bootstrapServers(),
+                                        "--schema-registry-url",
+                                        "mock://startup-checks-it",
+                                        "--transaction-timeout",
+                                        "20m",
+                                        "--broker-transaction-max-timeout",
+                                        "30m"));
+
+        assertThat(exit).isNotZero();
+        assertThat(err.toString())
+                .contains("--transaction-timeout (20m)")
+                .contains("transaction.max.timeout.ms of broker 1 (15m)");
     }
 
     @Test

@@ -1,12 +1,15 @@
 package org.fraudpipe.job.local;
 
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
+import java.util.stream.Stream;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
@@ -17,6 +20,7 @@ import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.fraudpipe.job.kafka.TopicProvisioner;
 import org.fraudpipe.schemas.TopicNames;
 import org.junit.jupiter.api.extension.AfterAllCallback;
+import org.junit.jupiter.api.extension.AfterEachCallback;
 import org.junit.jupiter.api.extension.BeforeAllCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;
 
@@ -25,11 +29,15 @@ import org.junit.jupiter.api.extension.ExtensionContext;
  * project's topics created, plus small helpers to read what a test produced. The broker JVM is tied
  * to the test JVM, so it never outlives the build.
  */
-public final class KafkaTestBroker implements BeforeAllCallback, AfterAllCallback {
+public final class KafkaTestBroker
+        implements BeforeAllCallback, AfterEachCallback, AfterAllCallback {
 
     private final int partitions;
     private LocalKafkaBroker broker;
     private Path dataDir;
+    private int port;
+    private int controllerPort;
+    private boolean testFailed;
 
     public KafkaTestBroker(int partitions) {
         this.partitions = partitions;
@@ -42,20 +50,55 @@ public final class KafkaTestBroker implements BeforeAllCallback, AfterAllCallbac
                 LocalKafkaBroker.start(
                         LocalKafkaBroker.Settings.forTests(dataDir),
                         BrokerRuntime.fromSystemProperty());
+        port = broker.state().port();
+        controllerPort = broker.state().controllerPort();
         try (Admin admin = admin()) {
             new TopicProvisioner(admin).ensureTopics(TopicNames.defaults(), partitions, (short) 1);
         }
     }
 
     @Override
-    public void afterAll(ExtensionContext context) {
+    public void afterEach(ExtensionContext context) {
+        testFailed |= context.getExecutionException().isPresent();
+    }
+
+    @Override
+    public void afterAll(ExtensionContext context) throws IOException {
         if (broker != null) {
             broker.close();
+        }
+        if (dataDir != null && !testFailed && context.getExecutionException().isEmpty()) {
+            // Log segments and the broker's log: kept only when a test failed, for its diagnosis.
+            try (Stream<Path> files = Files.walk(dataDir)) {
+                for (Path f : files.sorted(Comparator.reverseOrder()).toList()) {
+                    Files.deleteIfExists(f);
+                }
+            }
         }
     }
 
     public String bootstrapServers() {
         return broker.bootstrapServers();
+    }
+
+    /**
+     * Restarts the broker while clients may be connected: a controlled shutdown (SIGTERM, as an
+     * operator's rolling restart), then a start on the same ports and data directory, so topics,
+     * committed data, consumer offsets and transaction state survive, and clients reconnect to the
+     * same address. Returns once the broker answers again.
+     */
+    public void restart() {
+        broker.close();
+        broker =
+                LocalKafkaBroker.start(
+                        new LocalKafkaBroker.Settings(
+                                dataDir,
+                                port,
+                                controllerPort,
+                                true,
+                                Duration.ofSeconds(90),
+                                "512m"),
+                        BrokerRuntime.fromSystemProperty());
     }
 
     public Admin admin() {
@@ -70,8 +113,20 @@ public final class KafkaTestBroker implements BeforeAllCallback, AfterAllCallbac
      * offset), so a duplicate or a record too many is seen, not cut off by an expected count.
      */
     public List<ConsumerRecord<byte[], byte[]>> readAllCommitted(String topic) {
+        return readAll(topic, true);
+    }
+
+    /**
+     * Everything in {@code topic} so far, with {@code read_uncommitted}: also the records of open
+     * and aborted transactions (what exactly-once hides from {@code read_committed} readers).
+     */
+    public List<ConsumerRecord<byte[], byte[]>> readAllUncommitted(String topic) {
+        return readAll(topic, false);
+    }
+
+    private List<ConsumerRecord<byte[], byte[]>> readAll(String topic, boolean committed) {
         List<ConsumerRecord<byte[], byte[]>> records = new ArrayList<>();
-        try (KafkaConsumer<byte[], byte[]> consumer = consumer()) {
+        try (KafkaConsumer<byte[], byte[]> consumer = consumer(committed)) {
             List<TopicPartition> partitions = partitions(consumer, topic);
             consumer.assign(partitions);
             consumer.seekToBeginning(partitions);
@@ -88,12 +143,16 @@ public final class KafkaTestBroker implements BeforeAllCallback, AfterAllCallbac
     }
 
     private KafkaConsumer<byte[], byte[]> consumer() {
+        return consumer(true);
+    }
+
+    private KafkaConsumer<byte[], byte[]> consumer(boolean committed) {
         return new KafkaConsumer<>(
                 Map.of(
                         ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG,
                         bootstrapServers(),
                         ConsumerConfig.ISOLATION_LEVEL_CONFIG,
-                        "read_committed",
+                        committed ? "read_committed" : "read_uncommitted",
                         ConsumerConfig.AUTO_OFFSET_RESET_CONFIG,
                         "earliest",
                         ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG,

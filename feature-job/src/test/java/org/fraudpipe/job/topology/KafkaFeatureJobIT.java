@@ -1,6 +1,7 @@
 package org.fraudpipe.job.topology;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.groups.Tuple.tuple;
 
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -8,35 +9,25 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.EnumMap;
-import java.util.HashMap;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
-import java.util.Properties;
-import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.avro.specific.SpecificRecord;
-import org.apache.flink.core.execution.JobClient;
+import org.apache.flink.runtime.minicluster.MiniCluster;
 import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
-import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.flink.test.junit5.InjectMiniCluster;
 import org.apache.flink.test.junit5.MiniClusterExtension;
-import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.clients.producer.ProducerConfig;
-import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.clients.producer.RecordMetadata;
-import org.apache.kafka.common.serialization.ByteArraySerializer;
-import org.fraudpipe.job.archive.FileArchive;
-import org.fraudpipe.job.config.JobConfig;
-import org.fraudpipe.job.kafka.KafkaIO;
-import org.fraudpipe.job.kafka.StartupChecks;
-import org.fraudpipe.job.kafka.TopicProvisioner;
+import org.fraudpipe.job.ingest.IngestRouter;
 import org.fraudpipe.job.local.KafkaTestBroker;
-import org.fraudpipe.job.scoring.OnnxPaneScorer;
 import org.fraudpipe.job.testing.ArchiveFiles;
-import org.fraudpipe.job.window.FeatureWindowSpec;
+import org.fraudpipe.job.testing.Await;
+import org.fraudpipe.job.testing.JobDeployment;
+import org.fraudpipe.job.testing.JobMetrics;
+import org.fraudpipe.job.testing.RunningJob;
+import org.fraudpipe.job.testing.TransactionProducer;
+import org.fraudpipe.job.window.TooLateRecordFunction;
 import org.fraudpipe.schemas.Topic;
-import org.fraudpipe.schemas.TopicNames;
 import org.fraudpipe.schemas.archive.ArchiveStream;
 import org.fraudpipe.schemas.avro.ArchivedTransaction;
 import org.fraudpipe.schemas.avro.DeadLetter;
@@ -50,20 +41,31 @@ import org.fraudpipe.schemas.avro.Transaction;
 import org.fraudpipe.schemas.avro.WindowKey;
 import org.fraudpipe.schemas.wire.ConfluentAvroCodec;
 import org.fraudpipe.schemas.wire.TopicSerdes;
+import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The feature job end to end on Flink's MiniCluster (parallelism 2, RocksDB, exactly-once
- * checkpoints) against a real local Kafka broker: Kafka in, features, late records and dead letters
- * out, read with {@code read_committed}; and the archive's committed files.
+ * checkpoints every 300 ms, idleness 1 s) against a real local Kafka broker: Kafka in, features,
+ * scores, late records and dead letters out, read with {@code read_committed}; metrics read through
+ * Flink's reporter. Also issue #7, items 4 (poison pills), 5 (idle partition) and 6 (future-dated
+ * record). And the archive's committed files.
  */
 class KafkaFeatureJobIT {
 
     private static final int PARTITIONS = 3;
     private static final Instant W0 = Instant.parse("2026-11-28T12:00:00Z");
-    private static final AtomicInteger RUN = new AtomicInteger();
+    private static final Instant W1 = W0.plus(Duration.ofMinutes(10));
+
+    /** The job's default watermark bound (out-of-orderness). */
+    private static final Duration BOUND = Duration.ofSeconds(5);
+
+    private static final Duration IDLENESS = Duration.ofSeconds(1);
+    private static final Duration TIMEOUT = Duration.ofSeconds(90);
+
+    private static final JobMetrics METRICS = new JobMetrics();
 
     @RegisterExtension static final KafkaTestBroker KAFKA = new KafkaTestBroker(PARTITIONS);
 
@@ -73,124 +75,28 @@ class KafkaFeatureJobIT {
                     new MiniClusterResourceConfiguration.Builder()
                             .setNumberTaskManagers(1)
                             .setNumberSlotsPerTaskManager(2)
+                            .setConfiguration(METRICS.clusterConfiguration())
                             .build());
 
     @TempDir Path checkpoints;
-    @TempDir Path archives;
 
     /** One isolated deployment: its own topics, registry scope, group and transactional ids. */
-    private JobConfig deployment(String name) {
-        String run = name + "-" + RUN.incrementAndGet();
-        Map<Topic, String> names = new EnumMap<>(Topic.class);
-        for (Topic t : Topic.values()) {
-            names.put(t, run + "-" + t.defaultName());
-        }
-        TopicNames topics = TopicNames.withOverrides(names);
-        try (Admin admin = KAFKA.admin()) {
-            new TopicProvisioner(admin).ensureTopics(topics, PARTITIONS, (short) 1);
-        }
-        Map<String, String> options = new HashMap<>();
-        options.put("bootstrap-servers", KAFKA.bootstrapServers());
-        options.put("schema-registry-url", "mock://" + run);
-        options.put("group-id", run);
-        options.put("transactional-id-prefix", run);
-        options.put("checkpoint-dir", checkpoints.toUri().toString());
-        options.put("archive-dir", archives.resolve(run).toUri().toString());
-        options.put("checkpoint-interval", "500ms");
-        options.put("idleness", "1s");
-        options.put("parallelism", "2");
-        topics.asMap().forEach((t, n) -> options.put(TopicNames.optionName(t), n));
-        return JobConfig.of(options);
-    }
-
-    private static JobClient start(JobConfig config) throws Exception {
-        StartupChecks.verify(config);
-        StreamExecutionEnvironment env =
-                StreamExecutionEnvironment.getExecutionEnvironment(
-                        JobEnvironment.flinkConfiguration(config));
-        FeatureJobTopology.build(
-                env,
-                KafkaIO.source(config),
-                new FeatureWindowSpec(config.windowSize(), config.allowedLateness()),
-                new FeatureJobTopology.Scoring(
-                        OnnxPaneScorer.Factory.of(config),
-                        config.scoringBatchSize(),
-                        config.scoringMaxDelay()),
-                KafkaIO.sinks(config),
-                FileArchive.forJob(config, false).orElseThrow());
-        return env.executeAsync("kafka-feature-job-it");
+    private JobDeployment deployment(String name) {
+        return JobDeployment.create(
+                KAFKA, name, PARTITIONS, checkpoints, Map.of("idleness", IDLENESS.toString()));
     }
 
     private static Transaction tx(String id, String user, Instant at, long amount, String device) {
         return new Transaction(id, user, amount, "EUR", "m-" + user, device, "DE", at);
     }
 
-    /** Produces transactions (and raw payloads) as the bank's producers would. */
-    private static final class Producer implements AutoCloseable {
-        final KafkaProducer<byte[], byte[]> kafka;
-        final ConfluentAvroCodec<Transaction> codec;
-        final String topic;
-
-        Producer(JobConfig config) {
-            Properties p = new Properties();
-            p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, config.bootstrapServers());
-            p.put(ProducerConfig.ACKS_CONFIG, "all");
-            kafka = new KafkaProducer<>(p, new ByteArraySerializer(), new ByteArraySerializer());
-            topic = config.topics().name(Topic.TRANSACTIONS);
-            codec =
-                    TopicSerdes.forRegistry(config.schemaRegistryUrl())
-                            .valueCodec(Topic.TRANSACTIONS, topic, Transaction.class);
-        }
-
-        RecordMetadata send(Integer partition, Transaction tx) throws Exception {
-            return kafka.send(
-                            new ProducerRecord<>(
-                                    topic,
-                                    partition,
-                                    tx.getUserId().getBytes(StandardCharsets.UTF_8),
-                                    codec.encode(tx)))
-                    .get();
-        }
-
-        RecordMetadata sendRaw(int partition, byte[] value) throws Exception {
-            return kafka.send(new ProducerRecord<>(topic, partition, null, value)).get();
-        }
-
-        @Override
-        public void close() {
-            kafka.close();
-        }
-    }
-
-    /**
-     * Waits until {@code expected} records are committed to {@code topic}, then returns everything
-     * committed to it, so a duplicate would show as one record too many.
-     */
-    private static <T extends org.apache.avro.specific.SpecificRecord> List<T> read(
-            JobConfig config, Topic topic, Class<T> type, int expected) {
-        String name = config.topics().name(topic);
-        ConfluentAvroCodec<T> codec =
-                TopicSerdes.forRegistry(config.schemaRegistryUrl()).valueCodec(topic, name, type);
-        assertThat(KAFKA.readCommitted(name, expected, Duration.ofSeconds(90)))
-                .as("records committed to %s", name)
-                .hasSizeGreaterThanOrEqualTo(expected);
-        List<T> out = new ArrayList<>();
-        for (ConsumerRecord<byte[], byte[]> r : KAFKA.readAllCommitted(name)) {
-            out.add(codec.decode(r.value()));
-        }
-        return out;
-    }
-
-    /** A valid record as published: what the transactions archive must hold once. */
-    private record Published(Transaction tx, RecordMetadata at) {}
-
     @Test
     void everyFateOfARecordReachesItsTopicExactlyOnceReadCommitted() throws Exception {
-        JobConfig config = deployment("fates");
+        JobDeployment deployment = deployment("fates");
         long started = System.currentTimeMillis();
-        JobClient job = start(config);
+        var job = deployment.start();
         List<Published> valid = new ArrayList<>();
-        try (Producer producer = new Producer(config)) {
+        try (TransactionProducer producer = deployment.producer()) {
             // Window [12:00, 12:10): u1 three transactions (one retried), u2 two.
             for (Transaction tx :
                     List.of(
@@ -211,7 +117,8 @@ class KafkaFeatureJobIT {
             Transaction clock = tx("c1", "clock", W0.plus(Duration.ofMinutes(11)), 1, "d0");
             valid.add(new Published(clock, producer.send(0, clock)));
 
-            List<FeatureRecord> features = read(config, Topic.FEATURES, FeatureRecord.class, 2);
+            List<FeatureRecord> features =
+                    deployment.awaitCommitted(Topic.FEATURES, FeatureRecord.class, 2, TIMEOUT);
             assertThat(features)
                     .extracting(
                             FeatureRecord::getUserId,
@@ -221,14 +128,13 @@ class KafkaFeatureJobIT {
                             FeatureRecord::getRevision,
                             FeatureRecord::getTiming)
                     .containsExactlyInAnyOrder(
-                            org.assertj.core.groups.Tuple.tuple(
-                                    "u1", 3L, 400L, 2, 0, Timing.ON_TIME),
-                            org.assertj.core.groups.Tuple.tuple(
-                                    "u2", 2L, 3000L, 1, 0, Timing.ON_TIME));
+                            tuple("u1", 3L, 400L, 2, 0, Timing.ON_TIME),
+                            tuple("u2", 2L, 3000L, 1, 0, Timing.ON_TIME));
             assertThat(features).allMatch(f -> f.getWindowStart().equals(W0));
 
             // Each pane is scored inline by the default model, exactly once, with its features.
-            List<ScoreRecord> scores = read(config, Topic.SCORES, ScoreRecord.class, 2);
+            List<ScoreRecord> scores =
+                    deployment.awaitCommitted(Topic.SCORES, ScoreRecord.class, 2, TIMEOUT);
             assertThat(scores)
                     .extracting(ScoreRecord::getFeatures)
                     .containsExactlyInAnyOrderElementsOf(features);
@@ -240,38 +146,39 @@ class KafkaFeatureJobIT {
                                 assertThat(s.getScore()).isBetween(0.0, 1.0);
                             });
 
-            List<DeadLetter> dead = read(config, Topic.DEAD_LETTERS, DeadLetter.class, 1);
+            List<DeadLetter> dead =
+                    deployment.awaitCommitted(Topic.DEAD_LETTERS, DeadLetter.class, 1, TIMEOUT);
             assertThat(dead).hasSize(1);
             assertThat(dead.get(0).getReason()).isEqualTo(DeadLetterReason.NOT_CONFLUENT_FRAMED);
             assertThat(dead.get(0).getSourcePartition()).isEqualTo(1);
             assertThat(dead.get(0).getValue().array()).startsWith((byte) 'n', (byte) 'o');
 
-            List<LateRecord> late = read(config, Topic.LATE, LateRecord.class, 1);
+            List<LateRecord> late =
+                    deployment.awaitCommitted(Topic.LATE, LateRecord.class, 1, TIMEOUT);
             assertThat(late).hasSize(1);
             assertThat(late.get(0).getReason()).isEqualTo(LateReason.FUTURE_DATED);
             assertThat(late.get(0).getTransaction().getTransactionId()).isEqualTo("f1");
             assertThat(late.get(0).getLateByMillis()).isLessThan(-Duration.ofHours(23).toMillis());
 
             // The upsert key of a feature record is its (userId, windowStart).
-            String featuresTopic = config.topics().name(Topic.FEATURES);
             ConfluentAvroCodec<WindowKey> keys =
-                    TopicSerdes.forRegistry(config.schemaRegistryUrl())
-                            .windowKeyCodec(Topic.FEATURES, featuresTopic);
-            assertThat(KAFKA.readCommitted(featuresTopic, 2, Duration.ofSeconds(30)))
+                    TopicSerdes.forRegistry(deployment.config().schemaRegistryUrl())
+                            .windowKeyCodec(Topic.FEATURES, deployment.topic(Topic.FEATURES));
+            assertThat(deployment.committedRecords(Topic.FEATURES))
                     .extracting(r -> keys.decode(r.key()))
                     .containsExactlyInAnyOrder(new WindowKey("u1", W0), new WindowKey("u2", W0));
 
             // The archive, once the job has checkpointed: each valid record published exactly
             // once (the retry too: it is another record), with its Kafka position and timestamp;
             // the dead letter and the panes served, as served.
-            Path archive = Path.of(config.archiveDir().orElseThrow());
+            Path archive = Path.of(deployment.config().archiveDir().orElseThrow());
             List<ArchivedTransaction> received =
                     awaitArchived(
                             archive,
                             ArchiveStream.TRANSACTIONS,
                             ArchivedTransaction.class,
                             valid.size());
-            String transactions = config.topics().name(Topic.TRANSACTIONS);
+            String transactions = deployment.topic(Topic.TRANSACTIONS);
             assertThat(received)
                     .extracting(
                             a -> a.getSourceTopic(),
@@ -284,7 +191,7 @@ class KafkaFeatureJobIT {
                             valid.stream()
                                     .map(
                                             p ->
-                                                    org.assertj.core.groups.Tuple.tuple(
+                                                    tuple(
                                                             transactions,
                                                             p.at().partition(),
                                                             p.at().offset(),
@@ -312,6 +219,9 @@ class KafkaFeatureJobIT {
         }
     }
 
+    /** A valid record as published: what the transactions archive must hold once. */
+    private record Published(Transaction tx, RecordMetadata at) {}
+
     /**
      * Waits until the committed files of {@code stream} hold at least {@code expected} records,
      * then waits two more checkpoint intervals and returns everything committed: a duplicate would
@@ -319,11 +229,11 @@ class KafkaFeatureJobIT {
      */
     private static <T extends SpecificRecord> List<T> awaitArchived(
             Path archive, ArchiveStream stream, Class<T> type, int expected) throws Exception {
-        long deadline = System.nanoTime() + Duration.ofSeconds(90).toNanos();
+        long deadline = System.nanoTime() + TIMEOUT.toNanos();
         while (committed(archive, stream, type).size() < expected && System.nanoTime() < deadline) {
             Thread.sleep(200);
         }
-        Thread.sleep(1_000); // two checkpoint intervals (500 ms)
+        Thread.sleep(600); // two checkpoint intervals (300 ms)
         return committed(archive, stream, type);
     }
 
@@ -341,22 +251,221 @@ class KafkaFeatureJobIT {
         }
     }
 
-    @Test
-    void windowsFireWhileTwoOfThreePartitionsNeverReceiveData() throws Exception {
-        JobConfig config = deployment("idle");
-        JobClient job = start(config);
-        try (Producer producer = new Producer(config)) {
-            producer.send(0, tx("x1", "solo", W0.plusSeconds(5), 10, "d1"));
-            producer.send(0, tx("x2", "solo", W0.plusSeconds(6), 20, "d1"));
-            producer.send(0, tx("x3", "solo", W0.plus(Duration.ofMinutes(11)), 30, "d1"));
+    /** A record produced to the transactions topic that must become a dead letter. */
+    private record Poison(RecordMetadata at, byte[] value, DeadLetterReason reason) {}
 
-            List<FeatureRecord> features = read(config, Topic.FEATURES, FeatureRecord.class, 1);
-            assertThat(features).hasSize(1);
-            assertThat(features.get(0).getUserId()).isEqualTo("solo");
-            assertThat(features.get(0).getTxCount()).isEqualTo(2);
-            assertThat(features.get(0).getAmountSum()).isEqualTo(30);
+    @Test
+    @DisplayName(
+            "#7.4 poison pills: corrupt bytes and unknown schema ids among valid records; no"
+                    + " restart, each bad record dead-lettered with topic, partition and offset,"
+                    + " counters match")
+    void poisonPillsAreDeadLetteredWithTheirPositionWithoutARestartAndCounted(
+            @InjectMiniCluster MiniCluster cluster) throws Exception {
+        JobDeployment deployment = deployment("poison");
+        RunningJob job = new RunningJob(cluster, deployment.start());
+        try (TransactionProducer producer = deployment.producer()) {
+            byte[] valid = producer.encode(tx("v0", "p", W0.plusSeconds(1), 1, "d"));
+            byte[] unknownSchemaId = valid.clone();
+            // Confluent framing: magic byte 0, then the 4-byte schema id: one no registry has.
+            unknownSchemaId[1] = 0x7f;
+            byte[] truncatedBody = Arrays.copyOf(valid, valid.length - 3);
+            byte[] negativeAmount = producer.encode(tx("v-neg", "p", W0.plusSeconds(2), -5, "d"));
+            List<Poison> poison =
+                    List.of(
+                            new Poison(
+                                    producer.sendRaw(
+                                            0,
+                                            "{\"not\":\"avro\"}".getBytes(StandardCharsets.UTF_8)),
+                                    "{\"not\":\"avro\"}".getBytes(StandardCharsets.UTF_8),
+                                    DeadLetterReason.NOT_CONFLUENT_FRAMED),
+                            new Poison(
+                                    producer.sendRaw(0, new byte[0]),
+                                    new byte[0],
+                                    DeadLetterReason.NOT_CONFLUENT_FRAMED),
+                            new Poison(
+                                    producer.sendRaw(1, unknownSchemaId),
+                                    unknownSchemaId,
+                                    DeadLetterReason.UNKNOWN_SCHEMA),
+                            new Poison(
+                                    producer.sendRaw(1, truncatedBody),
+                                    truncatedBody,
+                                    DeadLetterReason.UNDECODABLE),
+                            new Poison(
+                                    producer.sendRaw(2, negativeAmount),
+                                    negativeAmount,
+                                    DeadLetterReason.INVALID));
+            // Valid records around and after them, on every partition.
+            int validCount = 0;
+            for (int p = 0; p < PARTITIONS; p++) {
+                producer.send(
+                        p, tx("ok-" + p + "-a", "user" + p, W0.plusSeconds(10 + p), 100, "d"));
+                producer.send(
+                        p, tx("ok-" + p + "-b", "user" + p, W0.plusSeconds(20 + p), 200, "d"));
+                producer.send(
+                        p, tx("clock-" + p, "clock" + p, W1.plus(BOUND).plusSeconds(1), 1, "d"));
+                validCount += 3;
+            }
+            producer.sendRaw(2, new byte[] {0, 0, 0}); // one more pill after valid data
+            int sent = poison.size() + 1 + validCount;
+
+            List<DeadLetter> dead =
+                    deployment.awaitCommitted(
+                            Topic.DEAD_LETTERS, DeadLetter.class, poison.size() + 1, TIMEOUT);
+            assertThat(dead).hasSize(poison.size() + 1);
+            String topic = deployment.topic(Topic.TRANSACTIONS);
+            for (Poison pill : poison) {
+                assertThat(dead)
+                        .filteredOn(
+                                d ->
+                                        d.getSourcePartition() == pill.at().partition()
+                                                && d.getSourceOffset() == pill.at().offset())
+                        .singleElement()
+                        .satisfies(
+                                d -> {
+                                    assertThat(d.getSourceTopic()).isEqualTo(topic);
+                                    assertThat(d.getReason()).isEqualTo(pill.reason());
+                                    assertThat(bytes(d.getValue())).isEqualTo(pill.value());
+                                    assertThat(d.getErrorMessage()).isNotBlank();
+                                });
+            }
+            // The dead-letter key names the position too.
+            assertThat(deployment.committedRecords(Topic.DEAD_LETTERS))
+                    .extracting(r -> new String(r.key(), StandardCharsets.UTF_8))
+                    .contains(
+                            poison.stream()
+                                    .map(
+                                            p ->
+                                                    topic
+                                                            + "-"
+                                                            + p.at().partition()
+                                                            + "@"
+                                                            + p.at().offset())
+                                    .toArray(String[]::new));
+
+            // The valid records were counted, nothing else.
+            List<FeatureRecord> features =
+                    deployment.awaitCommitted(Topic.FEATURES, FeatureRecord.class, 3, TIMEOUT);
+            assertThat(features)
+                    .extracting(
+                            FeatureRecord::getUserId,
+                            FeatureRecord::getTxCount,
+                            FeatureRecord::getAmountSum)
+                    .containsExactlyInAnyOrder(
+                            tuple("user0", 2L, 300L),
+                            tuple("user1", 2L, 300L),
+                            tuple("user2", 2L, 300L));
+
+            // Counters: in = valid + dead-lettered; no restart.
+            Await.until(
+                    "the ingest router counted every record",
+                    TIMEOUT,
+                    () -> METRICS.counter(job.id(), IngestRouter.RECORDS_IN) == sent);
+            assertThat(METRICS.counter(job.id(), IngestRouter.RECORDS_DEAD_LETTERED))
+                    .isEqualTo(poison.size() + 1);
+            assertThat(METRICS.counter(job.id(), IngestRouter.RECORDS_VALID)).isEqualTo(validCount);
+            assertThat(METRICS.counter(job.id(), IngestRouter.RECORDS_QUARANTINED)).isZero();
+            assertThat(job.restarts()).as("task restarts").isZero();
         } finally {
-            job.cancel().get();
+            job.cancel();
+        }
+    }
+
+    private static byte[] bytes(java.nio.ByteBuffer buffer) {
+        byte[] out = new byte[buffer.remaining()];
+        buffer.duplicate().get(out);
+        return out;
+    }
+
+    @Test
+    @DisplayName(
+            "#7.5 idle partition: one of three partitions gets no data; the window fires at"
+                    + " exactly end + bound in event time, once the partition is idle")
+    void windowFiresWhenOneOfThreePartitionsNeverReceivesData(
+            @InjectMiniCluster MiniCluster cluster) throws Exception {
+        JobDeployment deployment = deployment("idle");
+        RunningJob job = new RunningJob(cluster, deployment.start()).awaitAllTasksRunning(TIMEOUT);
+        try (TransactionProducer producer = deployment.producer()) {
+            producer.send(0, tx("x1", "solo0", W0.plusSeconds(5), 10, "d1"));
+            producer.send(0, tx("x2", "solo0", W0.plusSeconds(6), 20, "d1"));
+            producer.send(1, tx("y1", "solo1", W0.plusSeconds(7), 30, "d1"));
+            // Partitions 0 and 1 reach exactly end + bound: their watermark is end - 1 ms, the
+            // first at which the window is complete. Partition 2 never gets a record.
+            producer.send(0, tx("c0", "clock0", W1.plus(BOUND), 1, "d0"));
+            producer.send(1, tx("c1", "clock1", W1.plus(BOUND), 1, "d0"));
+            Instant crossed = Instant.now();
+
+            List<FeatureRecord> features =
+                    deployment.awaitCommitted(Topic.FEATURES, FeatureRecord.class, 2, TIMEOUT);
+            assertThat(features)
+                    .extracting(
+                            FeatureRecord::getUserId,
+                            FeatureRecord::getTxCount,
+                            FeatureRecord::getTiming)
+                    .containsExactlyInAnyOrder(
+                            tuple("solo0", 2L, Timing.ON_TIME), tuple("solo1", 1L, Timing.ON_TIME));
+            // Event time: fired at the first watermark that completes the window, end - 1 ms
+            // (no active partition ever got further).
+            assertThat(features)
+                    .allSatisfy(f -> assertThat(f.getWatermark()).isEqualTo(W1.minusMillis(1)));
+            // Processing time: the idle partition stopped holding it back within the idleness;
+            // the margin only absorbs scheduling on a loaded machine (it never waits for data).
+            assertThat(features)
+                    .allSatisfy(
+                            f ->
+                                    assertThat(Duration.between(crossed, f.getEmittedAt()))
+                                            .isLessThan(IDLENESS.plus(Duration.ofSeconds(30))));
+        } finally {
+            job.cancel();
+        }
+    }
+
+    @Test
+    @DisplayName(
+            "#7.6 future-dated record: quarantined before the watermark, later valid records are"
+                    + " not late")
+    void futureDatedRecordIsQuarantinedAndDoesNotMakeLaterRecordsLate(
+            @InjectMiniCluster MiniCluster cluster) throws Exception {
+        JobDeployment deployment = deployment("future");
+        RunningJob job = new RunningJob(cluster, deployment.start());
+        Instant future = Instant.now().plus(Duration.ofDays(1));
+        try (TransactionProducer producer = deployment.producer()) {
+            producer.send(0, tx("e1", "early", W0.plusSeconds(10), 100, "d1"));
+            producer.send(0, tx("f1", "future", future, 5, "d5"));
+            // Had f1 moved the watermark to tomorrow, these would all be too late.
+            producer.send(0, tx("e2", "early", W0.plusSeconds(20), 200, "d2"));
+            producer.send(0, tx("e3", "early2", W0.plusSeconds(30), 300, "d3"));
+            producer.send(0, tx("c0", "clock", W1.plus(BOUND), 1, "d0"));
+
+            List<FeatureRecord> features =
+                    deployment.awaitCommitted(Topic.FEATURES, FeatureRecord.class, 2, TIMEOUT);
+            assertThat(features)
+                    .extracting(
+                            FeatureRecord::getUserId,
+                            FeatureRecord::getTxCount,
+                            FeatureRecord::getRevision,
+                            FeatureRecord::getTiming)
+                    .containsExactlyInAnyOrder(
+                            tuple("early", 2L, 0, Timing.ON_TIME),
+                            tuple("early2", 1L, 0, Timing.ON_TIME));
+            assertThat(features)
+                    .allSatisfy(f -> assertThat(f.getWatermark()).isEqualTo(W1.minusMillis(1)));
+
+            List<LateRecord> late =
+                    deployment.awaitCommitted(Topic.LATE, LateRecord.class, 1, TIMEOUT);
+            assertThat(late)
+                    .singleElement()
+                    .satisfies(
+                            l -> {
+                                assertThat(l.getReason()).isEqualTo(LateReason.FUTURE_DATED);
+                                assertThat(l.getTransaction().getTransactionId()).isEqualTo("f1");
+                            });
+            assertThat(METRICS.counter(job.id(), IngestRouter.RECORDS_QUARANTINED)).isEqualTo(1);
+            assertThat(METRICS.counter(job.id(), TooLateRecordFunction.TOO_LATE_RECORDS_METRIC))
+                    .isZero();
+            assertThat(METRICS.counter(job.id(), IngestRouter.RECORDS_TOO_LATE_AFTER_RESTORE))
+                    .isZero();
+        } finally {
+            job.cancel();
         }
     }
 }

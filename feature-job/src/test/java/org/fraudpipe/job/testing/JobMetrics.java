@@ -1,0 +1,31 @@
+package org.fraudpipe.job.testing;
+
+import java.util.regex.Pattern;
+import org.apache.flink.api.common.JobID;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.metrics.Counter;
+import org.apache.flink.metrics.Metric;
+import org.apache.flink.runtime.testutils.InMemoryReporter;
+
+/**
+ * The job's Flink metrics as the README documents them, read live in a MiniCluster test through
+ * Flink's in-memory reporter: a counter is the sum over the operator's subtasks.
+ */
+public final class JobMetrics {
+
+    private final InMemoryReporter reporter = InMemoryReporter.createWithRetainedMetrics();
+
+    /** The MiniCluster configuration that reports to this instance. */
+    public Configuration clusterConfiguration() {
+        return reporter.addToConfiguration(new Configuration());
+    }
+
+    /** The sum of counter {@code name} over every subtask of {@code job}. */
+    public long counter(JobID job, String name) {
+        long sum = 0;
+        for (Metric m : reporter.findMetrics(job, "\\." + Pattern.quote(name) + "$").values()) {
+            sum += ((Counter) m).getCount();
+        }
+        return sum;
+    }
+}

@@ -1,0 +1,90 @@
+package org.fraudpipe.job.testing;
+
+import java.time.Duration;
+import org.apache.flink.api.common.JobID;
+import org.apache.flink.api.common.JobStatus;
+import org.apache.flink.core.execution.JobClient;
+import org.apache.flink.runtime.execution.ExecutionState;
+import org.apache.flink.runtime.executiongraph.AccessExecutionGraph;
+import org.apache.flink.runtime.executiongraph.AccessExecutionVertex;
+import org.apache.flink.runtime.minicluster.MiniCluster;
+
+/**
+ * What the MiniCluster knows about a running job, for tests that wait on it: its tasks running, its
+ * completed checkpoints, and how often its tasks were restarted.
+ */
+public final class RunningJob {
+
+    private final MiniCluster cluster;
+    private final JobClient client;
+
+    public RunningJob(MiniCluster cluster, JobClient client) {
+        this.cluster = cluster;
+        this.client = client;
+    }
+
+    public JobClient client() {
+        return client;
+    }
+
+    public JobID id() {
+        return client.getJobID();
+    }
+
+    private AccessExecutionGraph graph() throws Exception {
+        return cluster.getExecutionGraph(id()).get();
+    }
+
+    /** Checkpoints completed so far (across restarts). */
+    public long completedCheckpoints() throws Exception {
+        return graph().getCheckpointStatsSnapshot().getCounts().getNumberOfCompletedCheckpoints();
+    }
+
+    /** Waits until every task of the job runs. */
+    public RunningJob awaitAllTasksRunning(Duration timeout) {
+        Await.until(
+                "all tasks of job " + id() + " running",
+                timeout,
+                () -> {
+                    AccessExecutionGraph g = graph();
+                    if (g.getState() != JobStatus.RUNNING) {
+                        return false;
+                    }
+                    for (AccessExecutionVertex v : g.getAllExecutionVertices()) {
+                        if (v.getExecutionState() != ExecutionState.RUNNING) {
+                            return false;
+                        }
+                    }
+                    return true;
+                });
+        return this;
+    }
+
+    /** Waits until a checkpoint completes that was started after this call. */
+    public void awaitNewCheckpoint(Duration timeout) throws Exception {
+        // A checkpoint in progress now may have started before: wait for the one after it.
+        long target = completedCheckpoints() + 2;
+        Await.until(
+                "checkpoint " + target + " of job " + id() + " completed",
+                timeout,
+                () -> completedCheckpoints() >= target);
+    }
+
+    /** The highest attempt number of any task: 0 if the job never restarted. */
+    public int restarts() throws Exception {
+        int max = 0;
+        for (AccessExecutionVertex v : graph().getAllExecutionVertices()) {
+            max = Math.max(max, v.getCurrentExecutionAttempt().getAttemptNumber());
+        }
+        return max;
+    }
+
+    /** Cancels the job and waits until it is gone. */
+    public void cancel() throws Exception {
+        client.cancel().get();
+        Await.until(
+                "job " + id() + " cancelled",
+                Duration.ofSeconds(60),
+                () -> client.getJobStatus().get().isGloballyTerminalState());
+    }
+}
