@@ -5,6 +5,8 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.fraudpipe.job.kafka.TopicProvisioner;
@@ -101,26 +103,62 @@ public final class LocalKafka implements AutoCloseable {
         }
     }
 
-    /** Starts the broker with its topics, then the registry; stops the broker if that fails. */
-    public static LocalKafka start(Settings settings, BrokerRuntime runtime) {
-        StartedBroker started = startBroker(settings.broker(), runtime, settings.partitions());
+    /**
+     * Starts the broker with its topics and, at the same time (they do not depend on each other),
+     * the registry; if either fails, stops the other.
+     */
+    public static LocalKafka start(Settings requested, BrokerRuntime runtime) {
+        Settings settings = withPorts(requested);
+        CompletableFuture<LocalSchemaRegistry.State> registry =
+                CompletableFuture.supplyAsync(
+                        () ->
+                                LocalSchemaRegistry.start(
+                                        new LocalSchemaRegistry.Settings(
+                                                settings.dataDir(),
+                                                settings.registryPort(),
+                                                settings.exitWithParent(),
+                                                settings.startTimeout())));
+        StartedBroker started;
         try {
-            LocalSchemaRegistry.State registry =
-                    LocalSchemaRegistry.start(
-                            new LocalSchemaRegistry.Settings(
-                                    settings.dataDir(),
-                                    settings.registryPort(),
-                                    settings.exitWithParent(),
-                                    settings.startTimeout()));
-            return new LocalKafka(
-                    started.broker(),
-                    registry,
-                    settings.dataDir().toAbsolutePath(),
-                    started.createdTopics());
+            started = startBroker(settings.broker(), runtime, settings.partitions());
         } catch (RuntimeException e) {
-            started.broker().close();
+            try {
+                registry.join();
+            } catch (RuntimeException registryFailedToo) {
+                e.addSuppressed(registryFailedToo);
+            }
+            LocalSchemaRegistry.stop(settings.dataDir(), STOP_GRACE);
             throw e;
         }
+        try {
+            return new LocalKafka(
+                    started.broker(),
+                    registry.join(),
+                    settings.dataDir().toAbsolutePath(),
+                    started.createdTopics());
+        } catch (CompletionException e) {
+            started.broker().close();
+            throw e.getCause() instanceof RuntimeException r ? r : e;
+        }
+    }
+
+    /**
+     * {@code settings} with every port 0 replaced by a free one, all picked together: the broker
+     * and the registry start at the same time, and ports each picked on its own could collide.
+     */
+    static Settings withPorts(Settings settings) {
+        int[] free =
+                LocalKafkaBroker.freePorts(
+                        3, settings.port(), settings.controllerPort(), settings.registryPort());
+        return new Settings(
+                settings.dataDir(),
+                settings.port() == 0 ? free[0] : settings.port(),
+                settings.controllerPort() == 0 ? free[1] : settings.controllerPort(),
+                settings.registryPort() == 0 ? free[2] : settings.registryPort(),
+                settings.partitions(),
+                settings.exitWithParent(),
+                settings.startTimeout(),
+                settings.brokerMaxHeap());
     }
 
     public String bootstrapServers() {
