@@ -153,9 +153,10 @@ public final class ParityCommand implements Callable<Integer> {
     @Option(
             names = "--window-size",
             paramLabel = "DURATION",
+            defaultValue = "10m",
             converter = DurationConverter.class,
             description = "The job's window size (default: ${DEFAULT-VALUE}).")
-    Duration windowSize = Duration.ofMinutes(10);
+    Duration windowSize;
 
     @Option(
             names = "--future-tolerance",
@@ -170,10 +171,11 @@ public final class ParityCommand implements Callable<Integer> {
             names = "--arrival-horizon",
             paramLabel = "DURATION",
             converter = DurationConverter.class,
+            defaultValue = "1d",
             description =
                     "How long after the period dead letters of its records are looked for"
                             + " (default: ${DEFAULT-VALUE}).")
-    Duration arrivalHorizon = Duration.ofDays(1);
+    Duration arrivalHorizon;
 
     @Option(
             names = "--model",

@@ -4,21 +4,17 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
-import java.util.Properties;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.AdminClientConfig;
-import org.fraudpipe.job.kafka.TopicProvisioner;
 import org.fraudpipe.job.local.BrokerRuntime;
 import org.fraudpipe.job.local.BrokerState;
+import org.fraudpipe.job.local.LocalKafka;
 import org.fraudpipe.job.local.LocalKafkaBroker;
 import org.fraudpipe.job.local.LocalSchemaRegistry;
-import org.fraudpipe.schemas.TopicNames;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -134,21 +130,15 @@ public final class KafkaCommand implements Runnable {
                         "Kafka broker already running: %s (pid %d), data dir %s%n",
                         bootstrap, running.get().pid(), dir);
             } else {
-                started =
-                        LocalKafkaBroker.start(
+                LocalKafka.StartedBroker fresh =
+                        LocalKafka.startBroker(
                                 new LocalKafkaBroker.Settings(
                                         dir, port, controllerPort, false, timeout, maxHeap),
-                                BrokerRuntime.fromSystemProperty());
+                                BrokerRuntime.fromSystemProperty(),
+                                partitions);
+                started = fresh.broker();
                 bootstrap = started.bootstrapServers();
-                List<String> created;
-                try (Admin admin = admin(bootstrap)) {
-                    created =
-                            new TopicProvisioner(admin)
-                                    .ensureTopics(TopicNames.defaults(), partitions, (short) 1);
-                } catch (RuntimeException e) {
-                    started.close();
-                    throw e;
-                }
+                List<String> created = fresh.createdTopics();
                 System.out.printf(
                         "Kafka broker running: %s (pid %d)%n  data dir %s%n  log      %s%n  topics"
                                 + " created: %s%n",
@@ -282,7 +272,7 @@ public final class KafkaCommand implements Runnable {
                     s.pid(),
                     humanDuration(Duration.between(s.startedAt(), Instant.now())),
                     dir);
-            try (Admin admin = admin(s.bootstrapServers())) {
+            try (Admin admin = LocalKafka.admin(s.bootstrapServers())) {
                 Set<String> topics =
                         new TreeSet<>(admin.listTopics().names().get(10, TimeUnit.SECONDS));
                 System.out.printf("  topics   %s%n", String.join(", ", topics));
@@ -301,15 +291,5 @@ public final class KafkaCommand implements Runnable {
         return s >= 3600
                 ? String.format("%dh%02dm", s / 3600, (s % 3600) / 60)
                 : s >= 60 ? String.format("%dm%02ds", s / 60, s % 60) : s + "s";
-    }
-
-    static Admin admin(String bootstrap) {
-        Properties props = new Properties();
-        props.putAll(
-                Map.of(
-                        AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap,
-                        AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, "10000",
-                        AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, "10000"));
-        return Admin.create(props);
     }
 }

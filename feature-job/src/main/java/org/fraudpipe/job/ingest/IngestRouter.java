@@ -2,13 +2,11 @@ package org.fraudpipe.job.ingest;
 
 import java.time.Instant;
 import java.util.List;
-import org.apache.flink.api.common.accumulators.LongCounter;
 import org.apache.flink.api.common.functions.OpenContext;
 import org.apache.flink.api.common.state.ListState;
 import org.apache.flink.api.common.state.ListStateDescriptor;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.common.typeinfo.Types;
-import org.apache.flink.metrics.Counter;
 import org.apache.flink.metrics.MetricGroup;
 import org.apache.flink.runtime.state.FunctionInitializationContext;
 import org.apache.flink.runtime.state.FunctionSnapshotContext;
@@ -17,6 +15,7 @@ import org.apache.flink.streaming.api.functions.ProcessFunction;
 import org.apache.flink.util.Collector;
 import org.apache.flink.util.OutputTag;
 import org.fraudpipe.job.features.WindowAssignment;
+import org.fraudpipe.job.metrics.Tally;
 import org.fraudpipe.job.window.FeatureWindowSpec;
 import org.fraudpipe.schemas.avro.DeadLetter;
 import org.fraudpipe.schemas.avro.LateReason;
@@ -139,16 +138,8 @@ public final class IngestRouter extends ProcessFunction<IngestedRecord, Transact
         }
     }
 
-    /** A count kept both as a metric (live) and as an accumulator (in the job's final result). */
-    private record Tally(Counter metric, LongCounter accumulator) {
-        void inc() {
-            metric.inc();
-            accumulator.add(1L);
-        }
-    }
-
     private Tally tally(MetricGroup metrics, String name) {
-        return new Tally(metrics.counter(name), getRuntimeContext().getLongCounter(name));
+        return Tally.register(getRuntimeContext(), metrics, name);
     }
 
     /**

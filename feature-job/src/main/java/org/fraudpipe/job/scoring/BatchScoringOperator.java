@@ -1,15 +1,18 @@
 package org.fraudpipe.job.scoring;
 
 import java.util.ArrayList;
+import java.util.EnumMap;
 import java.util.List;
-import org.apache.flink.metrics.Counter;
+import java.util.Map;
 import org.apache.flink.metrics.Histogram;
 import org.apache.flink.runtime.metrics.DescriptiveStatisticsHistogram;
 import org.apache.flink.streaming.api.operators.AbstractStreamOperator;
 import org.apache.flink.streaming.api.operators.OneInputStreamOperator;
 import org.apache.flink.streaming.api.watermark.Watermark;
 import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
+import org.fraudpipe.job.metrics.Tally;
 import org.fraudpipe.job.window.ProcessingTimeSource;
+import org.fraudpipe.schemas.avro.Decision;
 import org.fraudpipe.schemas.avro.FeatureRecord;
 import org.fraudpipe.schemas.avro.ScoreRecord;
 
@@ -29,8 +32,9 @@ import org.fraudpipe.schemas.avro.ScoreRecord;
  * score keeps its pane's stream timestamp; a watermark is forwarded only after every pane before it
  * was scored.
  *
- * <p>Metrics: {@value #SCORED} (counter), {@value #BATCH_SIZE} and {@value #BATCH_MICROS}
- * (histograms of the batches scored).
+ * <p>Metrics: {@value #SCORED} and, per decision, {@value #DECISIONS_ALLOW}, {@value
+ * #DECISIONS_REVIEW}, {@value #DECISIONS_BLOCK} (counters, also accumulators: {@link Tally});
+ * {@value #BATCH_SIZE} and {@value #BATCH_MICROS} (histograms of the batches scored).
  */
 public final class BatchScoringOperator extends AbstractStreamOperator<ScoreRecord>
         implements OneInputStreamOperator<FeatureRecord, ScoreRecord> {
@@ -38,6 +42,9 @@ public final class BatchScoringOperator extends AbstractStreamOperator<ScoreReco
     private static final long serialVersionUID = 1L;
 
     public static final String SCORED = "fraudPanesScored";
+    public static final String DECISIONS_ALLOW = "fraudDecisionsAllow";
+    public static final String DECISIONS_REVIEW = "fraudDecisionsReview";
+    public static final String DECISIONS_BLOCK = "fraudDecisionsBlock";
     public static final String BATCH_SIZE = "fraudScoringBatchSize";
     public static final String BATCH_MICROS = "fraudScoringBatchMicros";
 
@@ -53,7 +60,8 @@ public final class BatchScoringOperator extends AbstractStreamOperator<ScoreReco
     private transient List<FeatureRecord> panes;
     private transient List<Long> timestamps;
     private transient boolean flushScheduled;
-    private transient Counter scored;
+    private transient Tally scored;
+    private transient Map<Decision, Tally> decisions;
     private transient Histogram batchSize;
     private transient Histogram batchMicros;
 
@@ -84,7 +92,12 @@ public final class BatchScoringOperator extends AbstractStreamOperator<ScoreReco
         scorer = scorerFactory.create();
         panes = new ArrayList<>(maxBatchSize);
         timestamps = new ArrayList<>(maxBatchSize);
-        scored = getMetricGroup().counter(SCORED);
+        scored = Tally.register(getRuntimeContext(), getMetricGroup(), SCORED);
+        decisions = new EnumMap<>(Decision.class);
+        for (Decision d : Decision.values()) {
+            decisions.put(
+                    d, Tally.register(getRuntimeContext(), getMetricGroup(), decisionMetric(d)));
+        }
         batchSize =
                 getMetricGroup().histogram(BATCH_SIZE, new DescriptiveStatisticsHistogram(1024));
         batchMicros =
@@ -133,6 +146,15 @@ public final class BatchScoringOperator extends AbstractStreamOperator<ScoreReco
         }
     }
 
+    /** The name of the counter of panes scored with {@code decision}. */
+    public static String decisionMetric(Decision decision) {
+        return switch (decision) {
+            case ALLOW -> DECISIONS_ALLOW;
+            case REVIEW -> DECISIONS_REVIEW;
+            case BLOCK -> DECISIONS_BLOCK;
+        };
+    }
+
     private void flush() {
         flushScheduled = false;
         if (panes.isEmpty()) {
@@ -154,6 +176,7 @@ public final class BatchScoringOperator extends AbstractStreamOperator<ScoreReco
         StreamRecord<ScoreRecord> reuse = new StreamRecord<>(null);
         for (int i = 0; i < scores.size(); i++) {
             long ts = timestamps.get(i);
+            decisions.get(scores.get(i).getDecision()).inc();
             if (ts == Long.MIN_VALUE) {
                 reuse.eraseTimestamp();
                 output.collect(reuse.replace(scores.get(i)));

@@ -60,6 +60,17 @@ public final class JobEnvironment {
 
     /** An environment (local MiniCluster, or the cluster's under {@code flink run}) for the job. */
     public static StreamExecutionEnvironment create(JobConfig config) {
-        return StreamExecutionEnvironment.getExecutionEnvironment(flinkConfiguration(config));
+        return create(config, new Configuration());
+    }
+
+    /**
+     * As {@link #create(JobConfig)}, with {@code overrides} applied on top of the job's settings
+     * (for settings of the environment rather than the job, such as a local MiniCluster's REST
+     * port).
+     */
+    public static StreamExecutionEnvironment create(JobConfig config, Configuration overrides) {
+        Configuration conf = flinkConfiguration(config);
+        conf.addAll(overrides);
+        return StreamExecutionEnvironment.getExecutionEnvironment(conf);
     }
 }

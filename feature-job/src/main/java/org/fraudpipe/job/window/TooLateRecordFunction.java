@@ -2,18 +2,19 @@ package org.fraudpipe.job.window;
 
 import java.time.Instant;
 import org.apache.flink.api.common.functions.OpenContext;
-import org.apache.flink.metrics.Counter;
 import org.apache.flink.streaming.api.functions.ProcessFunction;
 import org.apache.flink.util.Collector;
 import org.fraudpipe.job.features.WindowAssignment;
+import org.fraudpipe.job.metrics.Tally;
 import org.fraudpipe.schemas.avro.LateReason;
 import org.fraudpipe.schemas.avro.LateRecord;
 import org.fraudpipe.schemas.avro.Transaction;
 
 /**
  * Turns a transaction the feature window set aside as too late (its late-data side output) into a
- * {@link LateRecord} kept as data, and counts it in the metric {@value #TOO_LATE_RECORDS_METRIC}
- * (Flink's own {@code numLateRecordsDropped} stays 0 when a side output is configured).
+ * {@link LateRecord} kept as data, and counts it in the metric (and accumulator, {@link Tally})
+ * {@value #TOO_LATE_RECORDS_METRIC} (Flink's own {@code numLateRecordsDropped} stays 0 when a side
+ * output is configured).
  *
  * <p>Fields: reason {@code TOO_LATE}; the window the record missed (by {@link WindowAssignment},
  * the same assignment as the window operator); {@code detectedAt} = this operator's processing
@@ -43,7 +44,7 @@ public final class TooLateRecordFunction extends ProcessFunction<Transaction, La
 
     private final FeatureWindowSpec spec;
     private final WindowAssignment assignment;
-    private transient Counter tooLateRecords;
+    private transient Tally tooLateRecords;
 
     public TooLateRecordFunction(FeatureWindowSpec spec) {
         this.spec = spec;
@@ -52,7 +53,11 @@ public final class TooLateRecordFunction extends ProcessFunction<Transaction, La
 
     @Override
     public void open(OpenContext openContext) {
-        tooLateRecords = getRuntimeContext().getMetricGroup().counter(TOO_LATE_RECORDS_METRIC);
+        tooLateRecords =
+                Tally.register(
+                        getRuntimeContext(),
+                        getRuntimeContext().getMetricGroup(),
+                        TOO_LATE_RECORDS_METRIC);
     }
 
     @Override

@@ -52,6 +52,9 @@ class ReadmeDocumentsEveryOptionTest {
                     PaneMetrics.LATE_REFIRES,
                     PaneMetrics.EMIT_DELAY_MS,
                     BatchScoringOperator.SCORED,
+                    BatchScoringOperator.DECISIONS_ALLOW,
+                    BatchScoringOperator.DECISIONS_REVIEW,
+                    BatchScoringOperator.DECISIONS_BLOCK,
                     BatchScoringOperator.BATCH_SIZE,
                     BatchScoringOperator.BATCH_MICROS
                 }) {

@@ -5,12 +5,15 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import org.apache.flink.api.common.accumulators.Accumulator;
 import org.apache.flink.api.common.serialization.SerializerConfigImpl;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.streaming.api.watermark.Watermark;
 import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
 import org.apache.flink.streaming.util.OneInputStreamOperatorTestHarness;
+import org.fraudpipe.job.testing.CapturedMetrics;
 import org.fraudpipe.job.window.ProcessingTimeSource;
 import org.fraudpipe.schemas.avro.Decision;
 import org.fraudpipe.schemas.avro.FeatureRecord;
@@ -24,7 +27,10 @@ class BatchScoringOperatorTest {
     static final Instant START = Instant.parse("2026-11-28T12:00:00Z");
     static final Instant END = Instant.parse("2026-11-28T12:10:00Z");
 
-    /** Records the batches it is given; scores a pane as txCount / 100. */
+    /**
+     * Records the batches it is given; scores a pane as txCount / 100, BLOCK from 0.5, REVIEW from
+     * 0.1.
+     */
     static final class RecordingScorer implements PaneScorer {
         static final List<Integer> BATCHES = new ArrayList<>();
 
@@ -40,7 +46,9 @@ class BatchScoringOperatorTest {
                                 f.getWindowEnd(),
                                 f,
                                 f.getTxCount() / 100.0,
-                                Decision.ALLOW,
+                                f.getTxCount() >= 50
+                                        ? Decision.BLOCK
+                                        : f.getTxCount() >= 10 ? Decision.REVIEW : Decision.ALLOW,
                                 "test",
                                 "1",
                                 f.getRevision(),
@@ -88,10 +96,17 @@ class BatchScoringOperatorTest {
 
     private OneInputStreamOperatorTestHarness<FeatureRecord, ScoreRecord> open(
             int batch, long delay, ProcessingTimeSource clock) throws Exception {
+        return open(batch, delay, clock, new CapturedMetrics());
+    }
+
+    private OneInputStreamOperatorTestHarness<FeatureRecord, ScoreRecord> open(
+            int batch, long delay, ProcessingTimeSource clock, CapturedMetrics metrics)
+            throws Exception {
         RecordingScorer.BATCHES.clear();
         harness =
                 new OneInputStreamOperatorTestHarness<>(
-                        new BatchScoringOperator(new RecordingFactory(), batch, delay, clock));
+                        new BatchScoringOperator(new RecordingFactory(), batch, delay, clock),
+                        metrics.environment());
         harness.setup(
                 TypeInformation.of(ScoreRecord.class).createSerializer(new SerializerConfigImpl()));
         harness.open();
@@ -126,6 +141,33 @@ class BatchScoringOperatorTest {
                         org.assertj.core.groups.Tuple.tuple("c", 0.03));
         assertThat(harness.extractOutputStreamRecords()).allMatch(r -> r.getTimestamp() == 10);
         assertThat(RecordingScorer.BATCHES).containsExactly(3);
+    }
+
+    @Test
+    void panesAreCountedPerDecisionAsMetricsAndAccumulators() throws Exception {
+        CapturedMetrics metrics = new CapturedMetrics();
+        open(1000, 60_000, ProcessingTimeSource.WALL_CLOCK, metrics);
+        harness.processElement(new StreamRecord<>(pane("a", 1, 0), 10));
+        harness.processElement(new StreamRecord<>(pane("b", 2, 0), 10));
+        harness.processElement(new StreamRecord<>(pane("c", 20, 0), 10));
+        harness.processElement(new StreamRecord<>(pane("d", 70, 0), 10));
+        harness.processWatermark(new Watermark(END.toEpochMilli()));
+
+        Map<String, Long> expected =
+                Map.of(
+                        BatchScoringOperator.SCORED, 4L,
+                        BatchScoringOperator.DECISIONS_ALLOW, 2L,
+                        BatchScoringOperator.DECISIONS_REVIEW, 1L,
+                        BatchScoringOperator.DECISIONS_BLOCK, 1L);
+        Map<String, Accumulator<?, ?>> accumulators =
+                harness.getEnvironment().getAccumulatorRegistry().getUserMap();
+        expected.forEach(
+                (name, count) -> {
+                    assertThat(metrics.counter(name)).as("metric %s", name).isEqualTo(count);
+                    assertThat(accumulators.get(name).getLocalValue())
+                            .as("accumulator %s", name)
+                            .isEqualTo(count);
+                });
     }
 
     @Test

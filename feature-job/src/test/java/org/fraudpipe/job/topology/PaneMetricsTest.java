@@ -54,6 +54,14 @@ class PaneMetricsTest {
             assertThat(harness.extractOutputValues()).containsExactly(first, refire);
             assertThat(metrics.counter(PaneMetrics.WINDOWS_FIRED)).isEqualTo(1);
             assertThat(metrics.counter(PaneMetrics.LATE_REFIRES)).isEqualTo(1);
+            assertThat(
+                            harness.getEnvironment()
+                                    .getAccumulatorRegistry()
+                                    .getUserMap()
+                                    .get(PaneMetrics.LATE_REFIRES)
+                                    .getLocalValue())
+                    .as("the counters are accumulators too")
+                    .isEqualTo(1L);
             assertThat(metrics.histogram(PaneMetrics.EMIT_DELAY_MS).getStatistics().getMin())
                     .isEqualTo(6_000);
             assertThat(metrics.histogram(PaneMetrics.EMIT_DELAY_MS).getStatistics().getMax())

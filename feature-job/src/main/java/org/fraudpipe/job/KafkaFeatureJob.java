@@ -1,0 +1,114 @@
+package org.fraudpipe.job;
+
+import java.util.Optional;
+import org.apache.flink.api.common.JobExecutionResult;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.core.execution.JobClient;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.fraudpipe.job.archive.FileArchive;
+import org.fraudpipe.job.config.JobConfig;
+import org.fraudpipe.job.kafka.KafkaIO;
+import org.fraudpipe.job.kafka.StartupChecks;
+import org.fraudpipe.job.scoring.OnnxPaneScorer;
+import org.fraudpipe.job.topology.FeatureJobTopology;
+import org.fraudpipe.job.topology.JobEnvironment;
+import org.fraudpipe.job.window.FeatureWindowSpec;
+import org.fraudpipe.scoring.ModelMetadata;
+
+/**
+ * The streaming feature job against Kafka, checked and built, ready to run: what {@code ./fraud
+ * job} and {@code flink run ... FeatureJob} execute, and what {@code ./fraud demo} starts in its
+ * local MiniCluster. One place, so the demo runs exactly the production job.
+ *
+ * <p>{@link #prepare} checks in the order that fails fastest and cheapest: the model (no network),
+ * the archive directory (no network), then Kafka, the topics and the schema registry ({@link
+ * StartupChecks}); only then is the topology built. Nothing runs until {@link #execute} or {@link
+ * #executeAsync}.
+ */
+public final class KafkaFeatureJob {
+
+    public static final String JOB_NAME = "fraudpipe feature job";
+
+    private final StreamExecutionEnvironment env;
+    private final JobConfig config;
+    private final ModelMetadata model;
+    private final Optional<FileArchive> archive;
+
+    private KafkaFeatureJob(
+            StreamExecutionEnvironment env,
+            JobConfig config,
+            ModelMetadata model,
+            Optional<FileArchive> archive) {
+        this.env = env;
+        this.config = config;
+        this.model = model;
+        this.archive = archive;
+    }
+
+    /** Checks everything the job needs and builds it, in the environment its context gives. */
+    public static KafkaFeatureJob prepare(JobConfig config) {
+        return prepare(config, new Configuration());
+    }
+
+    /**
+     * As {@link #prepare(JobConfig)}, with Flink settings on top of the job's own ({@link
+     * JobEnvironment#flinkConfiguration}): e.g. the demo's REST port and faster metric updates.
+     *
+     * @throws IllegalArgumentException or {@link IllegalStateException} naming what is wrong
+     */
+    public static KafkaFeatureJob prepare(JobConfig config, Configuration flinkOverrides) {
+        // The model first: no network needed, and a bad model must stop the job before it runs.
+        OnnxPaneScorer.Factory scorer = OnnxPaneScorer.Factory.of(config);
+        ModelMetadata model = scorer.check();
+        StreamExecutionEnvironment env = JobEnvironment.create(config, flinkOverrides);
+        // Then the archive (no network either): a local path is refused on a cluster.
+        Optional<FileArchive> archive = FileArchive.forJob(config, !JobEnvironment.isLocal(env));
+        StartupChecks.verify(config);
+        FeatureJobTopology.build(
+                env,
+                KafkaIO.source(config),
+                new FeatureWindowSpec(config.windowSize(), config.allowedLateness()),
+                new FeatureJobTopology.Scoring(
+                        scorer, config.scoringBatchSize(), config.scoringMaxDelay()),
+                KafkaIO.sinks(config),
+                archive.orElse(null));
+        return new KafkaFeatureJob(env, config, model, archive);
+    }
+
+    /** Runs the job and waits for its end (on a cluster: until it is stopped or cancelled). */
+    public JobExecutionResult execute() throws Exception {
+        return env.execute(JOB_NAME);
+    }
+
+    /** Submits the job and returns at once; the client controls it (stop, cancel, counters). */
+    public JobClient executeAsync() throws Exception {
+        return env.executeAsync(JOB_NAME);
+    }
+
+    public ModelMetadata model() {
+        return model;
+    }
+
+    /** The archive the job writes, empty with {@code --archive-dir none}. */
+    public Optional<FileArchive> archive() {
+        return archive;
+    }
+
+    public JobConfig config() {
+        return config;
+    }
+
+    /** One line for the console: the job, its model, its archive and every option's value. */
+    public String describe() {
+        return "Starting "
+                + JOB_NAME
+                + " with model "
+                + model.name()
+                + " "
+                + model.version()
+                + ", archive "
+                + archive.map(a -> a.root().toString()).orElse(JobConfig.NO_ARCHIVE)
+                + " and "
+                + config.asMap();
+    }
+}
