@@ -2,6 +2,7 @@ package org.fraudpipe.job.kafka;
 
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -10,7 +11,10 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.admin.TopicDescription;
+import org.apache.kafka.common.TopicPartitionInfo;
 import org.apache.kafka.common.errors.TopicExistsException;
+import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
 import org.fraudpipe.schemas.Topic;
 import org.fraudpipe.schemas.TopicNames;
 
@@ -30,8 +34,11 @@ public final class TopicProvisioner {
     }
 
     /**
-     * Creates every missing topic and returns once all of them are listed by the cluster (a created
-     * topic reaches the brokers' metadata a moment after the controller accepted it).
+     * Creates every missing topic and returns once every partition of each has a leader the brokers
+     * know of (a created topic reaches the brokers' metadata a moment after the controller accepted
+     * it; a producer that writes before that gets NOT_LEADER_OR_FOLLOWER, and an idempotent one may
+     * then be stuck retrying with OUT_OF_ORDER_SEQUENCE_NUMBER until its delivery timeout, as seen
+     * here on a loaded machine).
      *
      * @return the names of the topics created now
      */
@@ -72,19 +79,41 @@ public final class TopicProvisioner {
     private void awaitVisible(TopicNames names, Duration timeout)
             throws InterruptedException, ExecutionException, TimeoutException {
         long deadline = System.nanoTime() + timeout.toNanos();
+        Collection<String> topics = names.asMap().values();
         while (true) {
             Set<String> listed = admin.listTopics().names().get(30, TimeUnit.SECONDS);
-            if (listed.containsAll(names.asMap().values())) {
+            if (listed.containsAll(topics) && everyPartitionHasALeader(topics)) {
                 return;
             }
             if (System.nanoTime() > deadline) {
                 throw new IllegalStateException(
-                        "topics created but not listed by the cluster after "
+                        "topics created but without a leader for every partition after "
                                 + timeout.toSeconds()
                                 + " s: "
-                                + names.asMap().values());
+                                + topics);
             }
             Thread.sleep(100);
         }
+    }
+
+    private boolean everyPartitionHasALeader(Collection<String> topics)
+            throws InterruptedException, ExecutionException, TimeoutException {
+        Map<String, TopicDescription> described;
+        try {
+            described = admin.describeTopics(topics).allTopicNames().get(30, TimeUnit.SECONDS);
+        } catch (ExecutionException e) {
+            if (e.getCause() instanceof UnknownTopicOrPartitionException) {
+                return false; // listed by one request, not yet known to the next broker asked
+            }
+            throw e;
+        }
+        for (TopicDescription d : described.values()) {
+            for (TopicPartitionInfo p : d.partitions()) {
+                if (p.leader() == null || p.leader().isEmpty()) {
+                    return false;
+                }
+            }
+        }
+        return true;
     }
 }
