@@ -155,7 +155,12 @@ public final class TransactionPublisher implements AutoCloseable {
     /**
      * Producer settings for the transactions topic: byte-array key and value, {@code acks=all},
      * idempotence on (a retry inside the producer never duplicates; the simulator's duplicates are
-     * separate sends, as from a client that retried), small linger.
+     * separate sends, as from a client that retried), small linger, and one request in flight per
+     * broker: with more, a request that reaches a just-created partition before the broker applied
+     * its creation fails NOT_LEADER_OR_FOLLOWER while the next one is appended, and the first then
+     * fails OUT_OF_ORDER_SEQUENCE_NUMBER on every retry until its delivery timeout drops it
+     * (KAFKA-15591, still in the 4.2 broker; seen here when the simulator published right after
+     * `./fraud kafka start` created the topics). One in flight cannot be overtaken.
      */
     public static Properties producerProperties(String bootstrapServers) {
         Properties p = new Properties();
@@ -165,6 +170,7 @@ public final class TransactionPublisher implements AutoCloseable {
         p.put(ProducerConfig.ACKS_CONFIG, "all");
         p.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, "true");
         p.put(ProducerConfig.LINGER_MS_CONFIG, "5");
+        p.put(ProducerConfig.MAX_IN_FLIGHT_REQUESTS_PER_CONNECTION, "1");
         p.put(ProducerConfig.MAX_BLOCK_MS_CONFIG, "30000");
         p.put(ProducerConfig.CLIENT_ID_CONFIG, "fraud-simulate");
         return p;

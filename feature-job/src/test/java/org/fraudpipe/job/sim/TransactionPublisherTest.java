@@ -16,6 +16,7 @@ class TransactionPublisherTest {
                 .containsEntry(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, "localhost:9092")
                 .containsEntry(ProducerConfig.ACKS_CONFIG, "all")
                 .containsEntry(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, "true")
+                .containsEntry(ProducerConfig.MAX_IN_FLIGHT_REQUESTS_PER_CONNECTION, "1")
                 .containsEntry(
                         ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG,
                         ByteArraySerializer.class.getName());

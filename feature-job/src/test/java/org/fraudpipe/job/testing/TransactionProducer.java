@@ -34,6 +34,8 @@ public final class TransactionProducer implements AutoCloseable {
         p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, config.bootstrapServers());
         p.put(ProducerConfig.ACKS_CONFIG, "all");
         p.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, "true");
+        // Topics are created just before the tests write: see TransactionPublisher (KAFKA-15591).
+        p.put(ProducerConfig.MAX_IN_FLIGHT_REQUESTS_PER_CONNECTION, "1");
         kafka = new KafkaProducer<>(p, new ByteArraySerializer(), new ByteArraySerializer());
         topic = config.topics().name(Topic.TRANSACTIONS);
         codec =
