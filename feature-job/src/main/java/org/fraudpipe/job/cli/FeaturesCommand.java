@@ -74,13 +74,6 @@ public final class FeaturesCommand implements Callable<Integer> {
     static final List<JobOption> AS_SERVED_ONLY =
             List.of(JobOption.ALLOWED_LATENESS, JobOption.OUT_OF_ORDERNESS);
 
-    static final String WINDOW_ALIAS = "--window";
-
-    /**
-     * A replay keeps no checkpoints: the heap state backend is enough (as {@code ./fraud replay}).
-     */
-    static final String STATE_BACKEND = "hashmap";
-
     @Spec CommandSpec spec;
 
     @Option(
@@ -119,7 +112,7 @@ public final class FeaturesCommand implements Callable<Integer> {
         JobOptions.addSome(
                 cl.getCommandSpec(),
                 OPTIONS,
-                WINDOW_ALIAS,
+                ReplayCommand.WINDOW_ALIAS,
                 Map.of(
                         JobOption.ALLOWED_LATENESS, "Only with --semantics as-served.",
                         JobOption.OUT_OF_ORDERNESS, "Only with --semantics as-served.",
@@ -168,7 +161,8 @@ public final class FeaturesCommand implements Callable<Integer> {
                 }
             }
         }
-        values.put(JobOption.STATE_BACKEND.key(), STATE_BACKEND);
+        // As-served runs the replay: its state backend, not the job's.
+        values.put(JobOption.STATE_BACKEND.key(), ReplayCommand.DEFAULT_STATE_BACKEND);
         try {
             return JobConfig.of(values);
         } catch (IllegalArgumentException e) {
