@@ -216,6 +216,12 @@ class KafkaFeatureJobIT {
                     .containsExactlyInAnyOrderElementsOf(features);
         } finally {
             job.cancel().get();
+            // Cancelling is acknowledged before the tasks stopped writing checkpoints and archive
+            // files into the test's temporary directory, which JUnit deletes next.
+            Await.until(
+                    "job cancelled",
+                    TIMEOUT,
+                    () -> job.getJobStatus().get().isGloballyTerminalState());
         }
     }
 
