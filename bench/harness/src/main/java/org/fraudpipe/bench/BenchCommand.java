@@ -99,6 +99,18 @@ public final class BenchCommand implements Callable<Integer> {
     List<String> systems;
 
     @Option(
+            names = "--variant",
+            paramLabel = "NAME=BASE|--opt|value...",
+            description =
+                    "A variant of a system for before/after comparisons in one run, usable in"
+                            + " --systems: NAME runs like BASE with these runner options appended"
+                            + " (they override; '--jvm|OPTION' adds a JVM option instead), e.g."
+                            + " 'ours-noreuse=ours-rocksdb|--flink-conf|pipeline.object-reuse=false'"
+                            + " or 'kafka-streams-100ms=kafka-streams|--commit-interval|100ms'."
+                            + " Repeatable.")
+    List<String> variantSpecs = new ArrayList<>();
+
+    @Option(
             names = "--events",
             defaultValue = "2000000",
             description = "Input events of the throughput suite (default: ${DEFAULT-VALUE}).")
@@ -235,10 +247,40 @@ public final class BenchCommand implements Callable<Integer> {
         System.exit(new CommandLine(new BenchCommand()).execute(args));
     }
 
+    /** A named variant: a base system plus runner options. */
+    record Variant(String base, List<String> args) {}
+
+    private final Map<String, Variant> variants = new LinkedHashMap<>();
+
+    private String base(String system) {
+        Variant v = variants.get(system);
+        return v == null ? system : v.base();
+    }
+
+    private boolean isOurs(String system) {
+        return base(system).startsWith("ours");
+    }
+
     @Override
     public Integer call() throws Exception {
+        for (String v : variantSpecs) {
+            int eq = v.indexOf('=');
+            String[] parts = v.substring(eq + 1).split("\\|");
+            if (eq <= 0 || !ALL_SYSTEMS.contains(parts[0]) || parts.length % 2 != 1) {
+                throw new CommandLine.ParameterException(
+                        spec.commandLine(),
+                        "--variant wants NAME=BASE|--opt|value..., BASE one of "
+                                + ALL_SYSTEMS
+                                + "; got '"
+                                + v
+                                + "'");
+            }
+            variants.put(
+                    v.substring(0, eq),
+                    new Variant(parts[0], List.of(parts).subList(1, parts.length)));
+        }
         for (String s : systems) {
-            if (!ALL_SYSTEMS.contains(s)) {
+            if (!ALL_SYSTEMS.contains(s) && !variants.containsKey(s)) {
                 throw new CommandLine.ParameterException(
                         spec.commandLine(), "--systems: unknown system '" + s + "'");
             }
@@ -369,7 +411,7 @@ public final class BenchCommand implements Callable<Integer> {
                     number(run.get("eventsPerSecond")),
                     number(run.get("eventsPerCpuSecond")),
                     number(run.get("cpuCoresBusy")));
-            boolean ours = system.startsWith("ours");
+            boolean ours = isOurs(system);
             FinalFeatures features =
                     new FinalFeatures(
                             ours
@@ -453,14 +495,14 @@ public final class BenchCommand implements Callable<Integer> {
     }
 
     /** Ours / peer for events/s and events per CPU-second, for every pair ran. */
-    private static Map<String, Object> ratios(Map<String, Object> runs) {
+    private Map<String, Object> ratios(Map<String, Object> runs) {
         Map<String, Object> r = new LinkedHashMap<>();
         for (String ours : runs.keySet()) {
-            if (!ours.startsWith("ours")) {
+            if (!isOurs(ours)) {
                 continue;
             }
             for (String peer : runs.keySet()) {
-                if (peer.startsWith("ours")) {
+                if (isOurs(peer)) {
                     continue;
                 }
                 @SuppressWarnings("unchecked")
@@ -485,7 +527,8 @@ public final class BenchCommand implements Callable<Integer> {
             throws Exception {
         List<String> args = new ArrayList<>();
         Kind kind;
-        switch (system) {
+        String base = base(system);
+        switch (base) {
             case "ours-rocksdb", "ours-rocksdb-archive", "ours-hashmap" -> {
                 kind = Kind.OURS;
                 createOursTopics(kafka, system);
@@ -496,8 +539,8 @@ public final class BenchCommand implements Callable<Integer> {
                                 input,
                                 data.records(),
                                 runDir,
-                                system.equals("ours-hashmap") ? "hashmap" : "rocksdb",
-                                system.equals("ours-rocksdb-archive")
+                                base.equals("ours-hashmap") ? "hashmap" : "rocksdb",
+                                base.equals("ours-rocksdb-archive")
                                         ? runDir.resolve("archive").toUri().toString()
                                         : "none"));
             }
@@ -563,7 +606,19 @@ public final class BenchCommand implements Callable<Integer> {
             }
             default -> throw new IllegalArgumentException(system);
         }
-        return runners.run(kind, args, runDir, runTimeout.plusMinutes(5), kafka);
+        List<String> jvmOptions = new ArrayList<>();
+        if (variants.containsKey(system)) {
+            List<String> extra = variants.get(system).args();
+            for (int i = 0; i < extra.size(); i += 2) {
+                if (extra.get(i).equals("--jvm")) {
+                    jvmOptions.add(extra.get(i + 1));
+                } else {
+                    args.add(extra.get(i));
+                    args.add(extra.get(i + 1));
+                }
+            }
+        }
+        return runners.run(kind, args, jvmOptions, runDir, runTimeout.plusMinutes(5), kafka);
     }
 
     private void createOursTopics(BenchKafka kafka, String prefix) {

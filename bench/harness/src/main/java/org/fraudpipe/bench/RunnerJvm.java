@@ -58,6 +58,18 @@ final class RunnerJvm {
     Map<String, Object> run(
             Kind kind, List<String> args, Path runDir, Duration timeout, BenchKafka kafka)
             throws IOException, InterruptedException {
+        return run(kind, args, List.of(), runDir, timeout, kafka);
+    }
+
+    /** {@link #run} with extra JVM options (a variant's). */
+    Map<String, Object> run(
+            Kind kind,
+            List<String> args,
+            List<String> jvmOptions,
+            Path runDir,
+            Duration timeout,
+            BenchKafka kafka)
+            throws IOException, InterruptedException {
         Files.createDirectories(runDir);
         Path resultFile = runDir.resolve("result.json");
         List<String> command = new ArrayList<>();
@@ -77,6 +89,7 @@ final class RunnerJvm {
                             + runDir.resolve("run.jfr")
                             + ",settings=profile,dumponexit=true");
         }
+        command.addAll(jvmOptions);
         command.add("-cp");
         command.add(classpath(kind));
         command.add(kind.mainClass);

@@ -6,6 +6,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import org.apache.flink.configuration.Configuration;
 import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.core.execution.SavepointFormatType;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
@@ -32,12 +33,29 @@ import org.fraudpipe.job.window.FeatureWindowSpec;
  * probe's figures plus savepoint and state sizes.
  *
  * <p>Options ({@code --name value}): expect-records, result-file, savepoint-dir, and optionally
- * native-savepoint-dir, settle (2s), timeout (30m); every other option is a job option, as for
+ * native-savepoint-dir, settle (2s), timeout (30m), flink-conf ({@code key=value;...} on top of the
+ * job's Flink configuration: a benchmark variant); every other option is a job option, as for
  * {@code ./fraud job} ({@code --state-backend hashmap}, {@code --topic.features NAME}, ...).
  */
 public final class OursRunner {
 
     private OursRunner() {}
+
+    /** {@code key=value;key=value} (a benchmark variant's Flink settings) as a map. */
+    static Map<String, String> flinkOverrides(String spec) {
+        Map<String, String> m = new LinkedHashMap<>();
+        for (String pair : spec.split(";")) {
+            if (pair.isBlank()) {
+                continue;
+            }
+            int eq = pair.indexOf('=');
+            if (eq <= 0) {
+                throw new IllegalArgumentException("--flink-conf wants key=value;...: " + spec);
+            }
+            m.put(pair.substring(0, eq).trim(), pair.substring(eq + 1).trim());
+        }
+        return m;
+    }
 
     public static void main(String[] argv) throws Exception {
         org.fraudpipe.bench.probe.ParentWatch.fromSystemProperty();
@@ -48,11 +66,16 @@ public final class OursRunner {
         String nativeDir = args.get("native-savepoint-dir", null);
         Duration settle = args.duration("settle", "2s");
         Duration timeout = args.duration("timeout", "30m");
+        String flinkConf = args.get("flink-conf", "");
         JobConfig config = JobConfig.of(args.unread());
 
         OnnxPaneScorer.Factory scorer = OnnxPaneScorer.Factory.of(config);
         scorer.check();
-        StreamExecutionEnvironment env = JobEnvironment.create(config);
+        // The job's own environment (JobEnvironment.create), plus a variant's overrides if any.
+        Configuration conf = JobEnvironment.flinkConfiguration(config);
+        Map<String, String> overrides = flinkOverrides(flinkConf);
+        conf.addAll(Configuration.fromMap(overrides));
+        StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(conf);
         Optional<FileArchive> archive = FileArchive.forJob(config, false);
         StartupChecks.verify(config);
         FeatureJobTopology.build(
@@ -74,6 +97,7 @@ public final class OursRunner {
         result.put("parallelism", config.parallelism());
         result.put("archive", archive.map(a -> a.root().toString()).orElse(JobConfig.NO_ARCHIVE));
         result.put("allowedLatenessMillis", config.allowedLateness().toMillis());
+        result.put("flinkConfOverrides", overrides);
         List<String> uids = List.of(Uids.FEATURE_WINDOW, Uids.KAFKA_SOURCE, Uids.INGEST_ROUTER);
         if (nativeDir != null) {
             long t = System.nanoTime();

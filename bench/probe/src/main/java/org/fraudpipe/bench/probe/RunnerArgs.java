@@ -29,9 +29,10 @@ public final class RunnerArgs {
     }
 
     /**
-     * Parses {@code --name value} pairs.
+     * Parses {@code --name value} pairs; a name given again overrides (the harness appends a
+     * variant's options to a system's).
      *
-     * @throws IllegalArgumentException on a lone value or a repeated name
+     * @throws IllegalArgumentException on a lone value
      */
     public static RunnerArgs parse(String[] args) {
         Map<String, String> values = new LinkedHashMap<>();
@@ -40,9 +41,7 @@ public final class RunnerArgs {
                 throw new IllegalArgumentException(
                         "expected --name value pairs, got '" + args[i] + "' at position " + i);
             }
-            if (values.put(args[i].substring(2), args[i + 1]) != null) {
-                throw new IllegalArgumentException(args[i] + " given twice");
-            }
+            values.put(args[i].substring(2), args[i + 1]);
         }
         return new RunnerArgs(values);
     }
