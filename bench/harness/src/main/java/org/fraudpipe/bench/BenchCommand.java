@@ -406,11 +406,14 @@ public final class BenchCommand implements Callable<Integer> {
             runs.put(system, run);
             log.printf(
                     Locale.ROOT,
-                    "bench: %s: %,.0f events/s, %,.0f events per CPU-second (%.2f cores busy)%n",
+                    "bench: %s: %,.0f events/s, %,.0f events per CPU-second (%.2f cores busy);"
+                            + " second half %,.0f events/s, %,.0f per CPU-second%n",
                     system,
                     number(run.get("eventsPerSecond")),
                     number(run.get("eventsPerCpuSecond")),
-                    number(run.get("cpuCoresBusy")));
+                    number(run.get("cpuCoresBusy")),
+                    number(run.get("secondHalfEventsPerSecond")),
+                    number(run.get("secondHalfEventsPerCpuSecond")));
             boolean ours = isOurs(system);
             FinalFeatures features =
                     new FinalFeatures(
@@ -510,12 +513,14 @@ public final class BenchCommand implements Callable<Integer> {
                 @SuppressWarnings("unchecked")
                 Map<String, Object> p = (Map<String, Object>) runs.get(peer);
                 Map<String, Object> pair = new LinkedHashMap<>();
-                pair.put(
-                        "eventsPerSecond",
-                        number(o.get("eventsPerSecond")) / number(p.get("eventsPerSecond")));
-                pair.put(
-                        "eventsPerCpuSecond",
-                        number(o.get("eventsPerCpuSecond")) / number(p.get("eventsPerCpuSecond")));
+                for (String figure :
+                        List.of(
+                                "eventsPerSecond",
+                                "eventsPerCpuSecond",
+                                "secondHalfEventsPerSecond",
+                                "secondHalfEventsPerCpuSecond")) {
+                    pair.put(figure, number(o.get(figure)) / number(p.get(figure)));
+                }
                 r.put(ours + " / " + peer, pair);
             }
         }

@@ -21,7 +21,8 @@ import java.util.concurrent.atomic.AtomicLong;
  * thread; records then still cross at most the network buffers before the window operator) and
  * right after the source node in Kafka Streams (its stream thread then aggregates the record
  * synchronously). Sustained throughput is {@code (expected - 1) / (last - first)}: from the first
- * to the last input record, start-up and shutdown excluded.
+ * to the last input record, start-up and shutdown excluded. The once-a-second samples (records and
+ * CPU time) also give the second half of the run alone, after the JIT and caches warmed up.
  *
  * <p>One probe per JVM (static state): each system runs in a JVM of its own, and a Flink
  * MiniCluster runs its tasks in the JVM of its client. Thread-safe; the per-record cost is one
@@ -151,10 +152,24 @@ public final class RunProbe {
         r.put("jvmUptimeSeconds", ManagementFactory.getRuntimeMXBean().getUptime() / 1e3);
         synchronized (SAMPLES) {
             List<Long> perSecond = new ArrayList<>();
+            List<Double> cpuPerSecond = new ArrayList<>();
             for (int i = 1; i < SAMPLES.size(); i++) {
                 perSecond.add(SAMPLES.get(i)[1] - SAMPLES.get(i - 1)[1]);
+                cpuPerSecond.add((SAMPLES.get(i)[2] - SAMPLES.get(i - 1)[2]) / 1e9);
             }
             r.put("recordsPerSecondSamples", perSecond);
+            r.put("cpuSecondsPerSecondSamples", cpuPerSecond);
+            // The second half of the run (whole seconds): after warm-up (JIT, caches, state).
+            int from = SAMPLES.size() / 2;
+            int to = SAMPLES.size() - 2; // the last sample spans the end of input
+            if (to - from >= 2) {
+                long[] a = SAMPLES.get(from);
+                long[] b = SAMPLES.get(to);
+                double seconds = (b[0] - a[0]) / 1e3;
+                double cpu = (b[2] - a[2]) / 1e9;
+                r.put("secondHalfEventsPerSecond", (b[1] - a[1]) / seconds);
+                r.put("secondHalfEventsPerCpuSecond", cpu > 0 ? (b[1] - a[1]) / cpu : null);
+            }
         }
         return r;
     }
@@ -176,7 +191,7 @@ public final class RunProbe {
                 continue; // not started: no sample before the first record
             }
             synchronized (SAMPLES) {
-                SAMPLES.add(new long[] {System.currentTimeMillis(), n});
+                SAMPLES.add(new long[] {System.currentTimeMillis(), n, cpuNanos()});
             }
             if (last != null && SAMPLES.size() > 1) {
                 return;
