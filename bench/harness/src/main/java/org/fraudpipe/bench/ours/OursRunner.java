@@ -67,6 +67,7 @@ public final class OursRunner {
         Duration settle = args.duration("settle", "2s");
         Duration timeout = args.duration("timeout", "30m");
         String flinkConf = args.get("flink-conf", "");
+        boolean score = Boolean.parseBoolean(args.get("score", "true"));
         JobConfig config = JobConfig.of(args.unread());
 
         OnnxPaneScorer.Factory scorer = OnnxPaneScorer.Factory.of(config);
@@ -82,8 +83,10 @@ public final class OursRunner {
                 env,
                 KafkaIO.source(config, new ProbedDeserializer(KafkaIO.deserializer(config))),
                 new FeatureWindowSpec(config.windowSize(), config.allowedLateness()),
-                new FeatureJobTopology.Scoring(
-                        scorer, config.scoringBatchSize(), config.scoringMaxDelay()),
+                score
+                        ? new FeatureJobTopology.Scoring(
+                                scorer, config.scoringBatchSize(), config.scoringMaxDelay())
+                        : null,
                 KafkaIO.sinks(config),
                 archive.orElse(null));
 
@@ -98,6 +101,7 @@ public final class OursRunner {
         result.put("archive", archive.map(a -> a.root().toString()).orElse(JobConfig.NO_ARCHIVE));
         result.put("allowedLatenessMillis", config.allowedLateness().toMillis());
         result.put("flinkConfOverrides", overrides);
+        result.put("scoring", score);
         List<String> uids = List.of(Uids.FEATURE_WINDOW, Uids.KAFKA_SOURCE, Uids.INGEST_ROUTER);
         if (nativeDir != null) {
             long t = System.nanoTime();
