@@ -6,6 +6,7 @@ import org.apache.flink.connector.base.DeliveryGuarantee;
 import org.apache.flink.connector.kafka.sink.KafkaSink;
 import org.apache.flink.connector.kafka.source.KafkaSource;
 import org.apache.flink.connector.kafka.source.enumerator.initializer.OffsetsInitializer;
+import org.apache.flink.connector.kafka.source.reader.deserializer.KafkaRecordDeserializationSchema;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.OffsetResetStrategy;
@@ -41,6 +42,26 @@ public final class KafkaIO {
 
     /** The transactions topic, decoded and classified, with per-partition watermarks. */
     public static TransactionSource source(JobConfig config) {
+        return source(config, deserializer(config));
+    }
+
+    /** The job's deserializer of the transactions topic: decode, validate, classify. */
+    public static KafkaTransactionDeserializer deserializer(JobConfig config) {
+        return new KafkaTransactionDeserializer(
+                config.schemaRegistryUrl(),
+                config.topics().name(Topic.TRANSACTIONS),
+                new RecordIngestor(config.futureTolerance()));
+    }
+
+    /**
+     * The transactions topic read with {@code deserializer}: the job's own ({@link #deserializer}),
+     * or one that wraps it (the benchmark counts records in it). Everything else (offsets,
+     * isolation, watermarks, uid) is the job's.
+     */
+    public static TransactionSource source(
+            JobConfig config,
+            KafkaRecordDeserializationSchema<org.fraudpipe.job.ingest.IngestedRecord>
+                    deserializer) {
         String topicName = config.topics().name(Topic.TRANSACTIONS);
         KafkaSource<org.fraudpipe.job.ingest.IngestedRecord> source =
                 KafkaSource.<org.fraudpipe.job.ingest.IngestedRecord>builder()
@@ -48,11 +69,7 @@ public final class KafkaIO {
                         .setTopics(topicName)
                         .setGroupId(config.groupId())
                         .setStartingOffsets(startingOffsets(config.startingOffsets()))
-                        .setDeserializer(
-                                new KafkaTransactionDeserializer(
-                                        config.schemaRegistryUrl(),
-                                        topicName,
-                                        new RecordIngestor(config.futureTolerance())))
+                        .setDeserializer(deserializer)
                         .setProperty(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed")
                         .setProperty("commit.offsets.on.checkpoint", "true")
                         .build();

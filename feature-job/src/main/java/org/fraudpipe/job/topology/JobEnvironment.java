@@ -16,7 +16,8 @@ import org.fraudpipe.job.config.JobConfig;
 /**
  * The Flink configuration the feature job runs with, derived from its {@link JobConfig}:
  * exactly-once checkpoints retained on cancellation, the chosen state backend (RocksDB with
- * incremental checkpoints and heap timers by default), parallelism and a fixed max parallelism.
+ * incremental checkpoints and heap timers by default), parallelism and a fixed max parallelism,
+ * object reuse between chained operators.
  */
 public final class JobEnvironment {
 
@@ -27,6 +28,13 @@ public final class JobEnvironment {
         Configuration conf = new Configuration();
         conf.set(CoreOptions.DEFAULT_PARALLELISM, config.parallelism());
         conf.set(PipelineOptions.MAX_PARALLELISM, config.maxParallelism());
+        // Object reuse: chained operators hand records on instead of deep-copying them (Avro's
+        // reflective deepCopy of every pane and score was ~10 % of the window thread's CPU,
+        // docs/BENCHMARKS.md). Safe because no operator of the job mutates a record it received
+        // or emitted: every record is built new (the deserializer, the router, the window
+        // function, the scorer), and the one operator that keeps records across calls
+        // (BatchScoringOperator's buffer) only reads them.
+        conf.set(PipelineOptions.OBJECT_REUSE, true);
         conf.set(CheckpointingOptions.CHECKPOINTING_INTERVAL, config.checkpointInterval());
         conf.set(
                 CheckpointingOptions.CHECKPOINTING_CONSISTENCY_MODE,

@@ -29,7 +29,9 @@ import org.fraudpipe.schemas.registry.SchemaRegistryClient;
  *
  * <p><b>Encoding</b> writes with the class's own schema, registered under the subject on first use
  * (like Confluent's default {@code auto.register.schemas=true}); the id is then cached for the life
- * of the codec.
+ * of the codec. The job's per-pane outputs ({@code FeatureRecord}, {@code ScoreRecord}, {@code
+ * WindowKey}) are written by hand-written writers that produce the same bytes ({@link
+ * OutputRecordWriters}); everything else by Avro's {@code SpecificDatumWriter}.
  *
  * <p><b>Decoding</b> reads the writer schema id from the header, fetches the writer schema once per
  * id, checks once per id that the class's schema can read it ({@link AvroCompatibility}), and
@@ -59,6 +61,12 @@ public final class ConfluentAvroCodec<T extends SpecificRecord> {
     private final SpecificData model;
     private final Schema readerSchema;
     private final ThreadLocal<Workspace<T>> workspaces;
+
+    /**
+     * A hand-written writer for the class's schema, or null: Avro's {@code SpecificDatumWriter}.
+     */
+    private final OutputRecordWriters.Writer<T> fastWriter;
+
     private final ConcurrentMap<Integer, Resolution> resolutions = new ConcurrentHashMap<>();
     private volatile int writerSchemaId = WireFormatException.NO_SCHEMA_ID;
 
@@ -79,6 +87,7 @@ public final class ConfluentAvroCodec<T extends SpecificRecord> {
         this.model = SpecificData.getForClass(recordClass);
         this.readerSchema = model.getSchema(recordClass);
         this.workspaces = ThreadLocal.withInitial(() -> new Workspace<>(readerSchema, model));
+        this.fastWriter = OutputRecordWriters.forSchema(recordClass, readerSchema);
     }
 
     public SchemaRegistryClient registry() {
@@ -129,7 +138,11 @@ public final class ConfluentAvroCodec<T extends SpecificRecord> {
         try {
             ws.out.reset();
             ws.out.writeHeader(id);
-            ws.writer.write(record, ws.encoder);
+            if (fastWriter != null) {
+                fastWriter.write(record, ws.encoder);
+            } else {
+                ws.writer.write(record, ws.encoder);
+            }
             ws.encoder.flush();
             return ws.out.toByteArray();
         } catch (IOException | RuntimeException e) {

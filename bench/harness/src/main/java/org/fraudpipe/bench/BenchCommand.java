@@ -1,0 +1,897 @@
+package org.fraudpipe.bench;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.Callable;
+import org.fraudpipe.bench.FinalFeatures.WindowId;
+import org.fraudpipe.bench.RunnerJvm.Kind;
+import org.fraudpipe.job.cli.DurationConverter;
+import org.fraudpipe.job.topology.Uids;
+import org.fraudpipe.schemas.Topic;
+import org.fraudpipe.schemas.avro.FeatureRecord;
+import org.fraudpipe.schemas.avro.LateReason;
+import org.fraudpipe.schemas.avro.LateRecord;
+import org.fraudpipe.schemas.avro.ScoreRecord;
+import org.fraudpipe.schemas.avro.Transaction;
+import org.fraudpipe.schemas.wire.ConfluentAvroCodec;
+import org.fraudpipe.schemas.wire.TopicSerdes;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/**
+ * {@code ./fraud bench}: the performance suite of issue #8, in one run on one machine.
+ *
+ * <ol>
+ *   <li><b>throughput</b>: one input topic of N simulated events, generated once; then each system
+ *       in a JVM of its own over it, from the earliest offset to its own output topics, all
+ *       exactly-once: the job with RocksDB (archive off, and on), with the hashmap backend, the
+ *       Flink SQL peer and the Kafka Streams peer. Sustained events/s and events per CPU-second;
+ *       the peers' final features compared with the job's, every difference with a cause.
+ *   <li><b>burst</b>: K users with a transaction in one window, then the watermark passes its end:
+ *       time from the firing to the last score written, for each K.
+ *   <li><b>state</b>: bytes of window state per active key for several allowed latenesses, against
+ *       {@code lateness / window + 1} live windows per key.
+ *   <li><b>jmh</b>: the micro-benchmarks (feature aggregation, Avro serde, the scorer).
+ * </ol>
+ *
+ * <p>Results: {@code <work-dir>/<timestamp>/results.json} (and {@code --out}), a summary on stdout.
+ * Everything it starts (broker, registry, runner JVMs) ends with it.
+ */
+@Command(
+        name = "bench",
+        mixinStandardHelpOptions = true,
+        sortOptions = false,
+        description = {
+            "Runs the performance suite: the feature job against Flink SQL and Kafka Streams on the"
+                    + " same generated input (throughput, CPU, result equality), the window-close"
+                    + " burst, state cost per key, and the JMH micro-benchmarks.",
+            "Starts its own Kafka broker and schema registry on free ports; stops everything at the"
+                    + " end. Takes minutes to an hour: never part of `mvn verify`.",
+        })
+public final class BenchCommand implements Callable<Integer> {
+
+    static final List<String> ALL_SYSTEMS =
+            List.of(
+                    "ours-rocksdb",
+                    "ours-rocksdb-archive",
+                    "ours-hashmap",
+                    "flink-sql",
+                    "flink-sql-hashmap",
+                    "kafka-streams");
+
+    @Option(
+            names = "--suites",
+            split = ",",
+            defaultValue = "throughput,burst,state",
+            description =
+                    "Which parts to run: throughput, burst, state, jmh (default: ${DEFAULT-VALUE}).")
+    List<String> suites;
+
+    @Option(
+            names = "--systems",
+            split = ",",
+            defaultValue = "ours-rocksdb,ours-rocksdb-archive,ours-hashmap,flink-sql,kafka-streams",
+            description =
+                    "Systems of the throughput suite, in run order; the first ours-* is the"
+                            + " reference of the comparison. Known: "
+                            + "ours-rocksdb, ours-rocksdb-archive, ours-hashmap, flink-sql,"
+                            + " flink-sql-hashmap, kafka-streams (default: ${DEFAULT-VALUE}).")
+    List<String> systems;
+
+    @Option(
+            names = "--variant",
+            paramLabel = "NAME=BASE|--opt|value...",
+            description =
+                    "A variant of a system for before/after comparisons in one run, usable in"
+                            + " --systems: NAME runs like BASE with these runner options appended"
+                            + " (they override; '--jvm|OPTION' adds a JVM option instead), e.g."
+                            + " 'ours-noreuse=ours-rocksdb|--flink-conf|pipeline.object-reuse=false'"
+                            + " or 'kafka-streams-100ms=kafka-streams|--commit-interval|100ms'."
+                            + " Repeatable.")
+    List<String> variantSpecs = new ArrayList<>();
+
+    @Option(
+            names = "--events",
+            defaultValue = "2000000",
+            description = "Input events of the throughput suite (default: ${DEFAULT-VALUE}).")
+    long events;
+
+    @Option(
+            names = "--users",
+            defaultValue = "50000",
+            description = "Simulated card holders (default: ${DEFAULT-VALUE}).")
+    int users;
+
+    @Option(
+            names = "--span",
+            defaultValue = "1d",
+            converter = DurationConverter.class,
+            description = "Event-time span of the simulated traffic (default: ${DEFAULT-VALUE}).")
+    Duration span;
+
+    @Option(
+            names = "--seed",
+            defaultValue = "8",
+            description = "Seed of the generated data (default: ${DEFAULT-VALUE}).")
+    long seed;
+
+    @Option(
+            names = "--partitions",
+            defaultValue = "2",
+            description = "Partitions of every topic (default: ${DEFAULT-VALUE}).")
+    int partitions;
+
+    @Option(
+            names = "--parallelism",
+            defaultValue = "2",
+            description =
+                    "Flink parallelism and Kafka Streams threads of every system (default:"
+                            + " ${DEFAULT-VALUE}).")
+    int parallelism;
+
+    @Option(
+            names = "--checkpoint-interval",
+            defaultValue = "10s",
+            converter = DurationConverter.class,
+            description =
+                    "Flink checkpoint interval, and Kafka Streams' commit interval (default:"
+                            + " ${DEFAULT-VALUE}, the job's).")
+    Duration checkpointInterval;
+
+    @Option(
+            names = "--burst-users",
+            split = ",",
+            defaultValue = "10000,100000",
+            description = "Active users of each burst run (default: ${DEFAULT-VALUE}).")
+    List<Integer> burstUsers;
+
+    @Option(
+            names = "--state-users",
+            defaultValue = "20000",
+            description = "Active users of the state runs (default: ${DEFAULT-VALUE}).")
+    int stateUsers;
+
+    @Option(
+            names = "--state-lateness",
+            split = ",",
+            defaultValue = "0,1,3,6",
+            description =
+                    "Allowed lateness of each state run, in windows (default: ${DEFAULT-VALUE}).")
+    List<Integer> stateLateness;
+
+    @Option(
+            names = "--state-tx-per-window",
+            defaultValue = "2",
+            description =
+                    "Transactions per user and window in the state runs (default: ${DEFAULT-VALUE}).")
+    int stateTxPerWindow;
+
+    @Option(
+            names = "--runner-heap",
+            defaultValue = "2g",
+            description = "-Xms/-Xmx of every system's JVM (default: ${DEFAULT-VALUE}).")
+    String runnerHeap;
+
+    @Option(
+            names = "--broker-heap",
+            defaultValue = "1g",
+            description = "-Xmx of the broker JVM (default: ${DEFAULT-VALUE}).")
+    String brokerHeap;
+
+    @Option(
+            names = "--jfr",
+            description = "Record a JFR profile (settings=profile) of every run (run.jfr).")
+    boolean jfr;
+
+    @Option(
+            names = "--jmh-options",
+            defaultValue = "-wi 2 -i 3 -f 1 -w 5s -r 5s",
+            description = "JMH options (default: ${DEFAULT-VALUE}).")
+    String jmhOptions;
+
+    @Option(
+            names = "--run-timeout",
+            defaultValue = "45m",
+            converter = DurationConverter.class,
+            description = "Longest one system's run may take (default: ${DEFAULT-VALUE}).")
+    Duration runTimeout;
+
+    @Option(
+            names = "--work-dir",
+            defaultValue = "target/bench",
+            description =
+                    "Where runs keep data, logs and results (relative: under the project root;"
+                            + " default: ${DEFAULT-VALUE}).")
+    Path workDir;
+
+    @Option(
+            names = "--out",
+            description =
+                    "Also write the results JSON here (e.g. docs/bench-results.json; relative:"
+                            + " under the project root).")
+    Path out;
+
+    @CommandLine.Spec CommandLine.Model.CommandSpec spec;
+
+    // The job's event-time settings (its defaults), the same for every system.
+    private final Duration window = Duration.ofMinutes(10);
+    private final Duration allowedLateness = Duration.ofMinutes(2);
+    private final Duration outOfOrderness = Duration.ofSeconds(5);
+
+    private Path home;
+    private Path runRoot;
+    private RunnerJvm runners;
+    private final PrintStream log = System.out;
+
+    public static void main(String[] args) {
+        System.exit(new CommandLine(new BenchCommand()).execute(args));
+    }
+
+    /** A named variant: a base system plus runner options. */
+    record Variant(String base, List<String> args) {}
+
+    private final Map<String, Variant> variants = new LinkedHashMap<>();
+
+    private String base(String system) {
+        Variant v = variants.get(system);
+        return v == null ? system : v.base();
+    }
+
+    private boolean isOurs(String system) {
+        return base(system).startsWith("ours");
+    }
+
+    @Override
+    public Integer call() throws Exception {
+        for (String v : variantSpecs) {
+            int eq = v.indexOf('=');
+            String[] parts = v.substring(eq + 1).split("\\|");
+            if (eq <= 0 || !ALL_SYSTEMS.contains(parts[0]) || parts.length % 2 != 1) {
+                throw new CommandLine.ParameterException(
+                        spec.commandLine(),
+                        "--variant wants NAME=BASE|--opt|value..., BASE one of "
+                                + ALL_SYSTEMS
+                                + "; got '"
+                                + v
+                                + "'");
+            }
+            variants.put(
+                    v.substring(0, eq),
+                    new Variant(parts[0], List.of(parts).subList(1, parts.length)));
+        }
+        for (String s : systems) {
+            if (!ALL_SYSTEMS.contains(s) && !variants.containsKey(s)) {
+                throw new CommandLine.ParameterException(
+                        spec.commandLine(), "--systems: unknown system '" + s + "'");
+            }
+        }
+        for (String s : suites) {
+            if (!List.of("throughput", "burst", "state", "jmh").contains(s)) {
+                throw new CommandLine.ParameterException(
+                        spec.commandLine(), "--suites: unknown suite '" + s + "'");
+            }
+        }
+        home = Path.of(System.getProperty("fraud.home", ".")).toAbsolutePath().normalize();
+        String stamp =
+                DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")
+                        .withZone(ZoneOffset.UTC)
+                        .format(Instant.now());
+        runRoot = home.resolve(workDir).resolve(stamp);
+        Files.createDirectories(runRoot);
+        Path logConfig = runRoot.resolve("log4j2-bench.xml");
+        try (InputStream in = BenchCommand.class.getResourceAsStream("/log4j2-bench.xml")) {
+            Files.copy(in, logConfig, StandardCopyOption.REPLACE_EXISTING);
+        }
+        runners = new RunnerJvm(home, logConfig, runnerHeap, jfr);
+
+        Map<String, Object> results = new LinkedHashMap<>();
+        results.put("issue", 8);
+        results.put(
+                "command",
+                "./fraud bench "
+                        + String.join(" ", spec.commandLine().getParseResult().originalArgs()));
+        results.put("machine", Machine.describe(home));
+        results.put("loadAverageAtStart", Machine.loadAverage());
+        Map<String, Object> settings = new LinkedHashMap<>();
+        settings.put("windowSize", window.toString());
+        settings.put("allowedLateness", allowedLateness.toString());
+        settings.put("outOfOrderness", outOfOrderness.toString());
+        settings.put("kafkaStreamsGrace", allowedLateness.plus(outOfOrderness).toString());
+        settings.put("partitions", partitions);
+        settings.put("parallelism", parallelism);
+        settings.put("checkpointOrCommitInterval", checkpointInterval.toString());
+        settings.put(
+                "guarantee",
+                "exactly-once (Flink checkpoints + transactional Kafka sinks;"
+                        + " Kafka Streams exactly_once_v2)");
+        settings.put("runnerHeap", runnerHeap);
+        results.put("settings", settings);
+        log.printf("bench: results and logs in %s%n", runRoot);
+
+        if (suites.contains("throughput") || suites.contains("burst") || suites.contains("state")) {
+            log.println("bench: starting Kafka and the schema registry...");
+            try (BenchKafka kafka = BenchKafka.start(runRoot.resolve("kafka"), brokerHeap)) {
+                log.printf(
+                        "bench: broker %s (pid %d), registry %s%n",
+                        kafka.bootstrapServers(), kafka.brokerPid(), kafka.registryUrl());
+                if (suites.contains("throughput")) {
+                    results.put("throughput", throughput(kafka));
+                    write(results);
+                }
+                if (suites.contains("burst")) {
+                    results.put("burst", burst(kafka));
+                    write(results);
+                }
+                if (suites.contains("state")) {
+                    results.put("state", state(kafka));
+                    write(results);
+                }
+            }
+        }
+        if (suites.contains("jmh")) {
+            results.put("jmh", new JmhSuite(home, runRoot.resolve("jmh"), jmhOptions).run(log));
+        }
+        results.put("loadAverageAtEnd", Machine.loadAverage());
+        write(results);
+        log.printf("bench: done; results in %s%n", runRoot.resolve("results.json"));
+        return 0;
+    }
+
+    private void write(Map<String, Object> results) throws IOException {
+        ObjectMapper mapper = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+        String json = mapper.writeValueAsString(results) + "\n";
+        Files.writeString(runRoot.resolve("results.json"), json, StandardCharsets.UTF_8);
+        if (out != null) {
+            Path target = home.resolve(out);
+            Files.createDirectories(target.toAbsolutePath().getParent());
+            Files.writeString(target, json, StandardCharsets.UTF_8);
+        }
+    }
+
+    // ---- throughput and equality ------------------------------------------------------------
+
+    private Map<String, Object> throughput(BenchKafka kafka) throws Exception {
+        String input = "bench.transactions";
+        kafka.createTopics(Map.of(input, Topic.TRANSACTIONS.topicConfig()), partitions);
+        log.printf(
+                "bench: generating %,d events (%,d users over %s) into %s...%n",
+                events, users, span, input);
+        Datasets.Dataset data =
+                Datasets.simulation(
+                        kafka,
+                        input,
+                        partitions,
+                        events,
+                        users,
+                        span,
+                        seed,
+                        window,
+                        allowedLateness);
+        log.printf(
+                "bench: published %,d records in %.1f s%n", data.records(), data.publishSeconds());
+        Map<String, Object> section = new LinkedHashMap<>();
+        section.put("input", describe(data));
+        Map<String, Object> runs = new LinkedHashMap<>();
+        section.put("runs", runs);
+
+        Map<String, String> users = new HashMap<>();
+        FinalFeatures reference = null;
+        String referenceName = null;
+        Map<WindowId, Integer> referenceTooLate = new HashMap<>();
+        Map<String, Comparison> comparisons = new LinkedHashMap<>();
+        for (String system : systems) {
+            log.printf("bench: %s over %s...%n", system, input);
+            Map<String, Object> run =
+                    runSystem(kafka, system, input, data, runRoot.resolve(system));
+            runs.put(system, run);
+            log.printf(
+                    Locale.ROOT,
+                    "bench: %s: %,.0f events/s, %,.0f events per CPU-second (%.2f cores busy);"
+                            + " second half %,.0f events/s, %,.0f per CPU-second%n",
+                    system,
+                    number(run.get("eventsPerSecond")),
+                    number(run.get("eventsPerCpuSecond")),
+                    number(run.get("cpuCoresBusy")),
+                    number(run.get("secondHalfEventsPerSecond")),
+                    number(run.get("secondHalfEventsPerCpuSecond")));
+            boolean ours = isOurs(system);
+            FinalFeatures features =
+                    new FinalFeatures(
+                            ours
+                                    ? FinalFeatures.Rule.HIGHEST_REVISION
+                                    : FinalFeatures.Rule.LAST_RECORD,
+                            users);
+            String featuresTopic = system + ".features";
+            ConfluentAvroCodec<FeatureRecord> codec =
+                    TopicSerdes.forRegistry(kafka.registryUrl())
+                            .valueCodec(Topic.FEATURES, featuresTopic, FeatureRecord.class);
+            kafka.readCommitted(featuresTopic, r -> features.accept(codec.decode(r.value())));
+            Map<String, Object> outputs = new LinkedHashMap<>();
+            outputs.put("featureRecords", features.records());
+            outputs.put("windows", features.windows());
+            if (ours) {
+                outputs.put("scoreRecords", kafka.readCommitted(system + ".scores", r -> {}));
+                Map<WindowId, Integer> tooLate = referenceTooLate;
+                boolean isReference = reference == null;
+                ConfluentAvroCodec<LateRecord> lateCodec =
+                        TopicSerdes.forRegistry(kafka.registryUrl())
+                                .valueCodec(Topic.LATE, system + ".late", LateRecord.class);
+                long[] late = new long[1];
+                kafka.readCommitted(
+                        system + ".late",
+                        r -> {
+                            late[0]++;
+                            LateRecord l = lateCodec.decode(r.value());
+                            if (isReference && l.getReason() == LateReason.TOO_LATE) {
+                                tooLate.merge(
+                                        new WindowId(
+                                                l.getTransaction().getUserId(),
+                                                l.getWindowStart().toEpochMilli()),
+                                        1,
+                                        Integer::sum);
+                            }
+                        });
+                outputs.put("lateRecords", late[0]);
+                outputs.put("deadLetters", kafka.readCommitted(system + ".dead-letters", r -> {}));
+            }
+            run.put("outputs", outputs);
+            if (reference == null && ours) {
+                reference = features;
+                referenceName = system;
+            } else if (reference != null) {
+                comparisons.put(system, Comparison.of(reference.values(), features.values()));
+            }
+        }
+        if (reference == null) {
+            log.println("bench: no ours-* system ran: nothing to compare");
+            return section;
+        }
+        // One pass over the input explains the differences of every comparison.
+        Set<WindowId> differing = new LinkedHashSet<>();
+        comparisons.values().forEach(c -> differing.addAll(c.differingWindows()));
+        ConfluentAvroCodec<Transaction> txCodec =
+                TopicSerdes.forRegistry(kafka.registryUrl())
+                        .valueCodec(Topic.TRANSACTIONS, input, Transaction.class);
+        InputIndex index =
+                InputIndex.build(kafka, input, txCodec::decode, differing, window.toMillis());
+        Map<String, Object> equality = new LinkedHashMap<>();
+        equality.put("reference", referenceName);
+        equality.put("lateThresholdMillis", allowedLateness.plus(outOfOrderness).toMillis());
+        for (Map.Entry<String, Comparison> c : comparisons.entrySet()) {
+            Map<String, Object> report =
+                    c.getValue()
+                            .lateThreshold(allowedLateness.plus(outOfOrderness).toMillis())
+                            .report(index, referenceTooLate);
+            equality.put(c.getKey(), report);
+            log.printf(
+                    "bench: %s vs %s: %d of %d windows equal, %d differ %s%n",
+                    c.getKey(),
+                    referenceName,
+                    report.get("equalWindows"),
+                    report.get("referenceWindows"),
+                    report.get("differentWindows"),
+                    report.get("differentByCause"));
+        }
+        section.put("equality", equality);
+        section.put("ratios", ratios(runs));
+        return section;
+    }
+
+    /** Ours / peer for events/s and events per CPU-second, for every pair ran. */
+    private Map<String, Object> ratios(Map<String, Object> runs) {
+        Map<String, Object> r = new LinkedHashMap<>();
+        for (String ours : runs.keySet()) {
+            if (!isOurs(ours)) {
+                continue;
+            }
+            for (String peer : runs.keySet()) {
+                if (isOurs(peer)) {
+                    continue;
+                }
+                @SuppressWarnings("unchecked")
+                Map<String, Object> o = (Map<String, Object>) runs.get(ours);
+                @SuppressWarnings("unchecked")
+                Map<String, Object> p = (Map<String, Object>) runs.get(peer);
+                Map<String, Object> pair = new LinkedHashMap<>();
+                for (String figure :
+                        List.of(
+                                "eventsPerSecond",
+                                "eventsPerCpuSecond",
+                                "secondHalfEventsPerSecond",
+                                "secondHalfEventsPerCpuSecond")) {
+                    pair.put(figure, number(o.get(figure)) / number(p.get(figure)));
+                }
+                r.put(ours + " / " + peer, pair);
+            }
+        }
+        return r;
+    }
+
+    private Map<String, Object> runSystem(
+            BenchKafka kafka, String system, String input, Datasets.Dataset data, Path runDir)
+            throws Exception {
+        List<String> args = new ArrayList<>();
+        Kind kind;
+        String base = base(system);
+        switch (base) {
+            case "ours-rocksdb", "ours-rocksdb-archive", "ours-hashmap" -> {
+                kind = Kind.OURS;
+                createOursTopics(kafka, system);
+                args.addAll(
+                        oursArgs(
+                                kafka,
+                                system,
+                                input,
+                                data.records(),
+                                runDir,
+                                base.equals("ours-hashmap") ? "hashmap" : "rocksdb",
+                                base.equals("ours-rocksdb-archive")
+                                        ? runDir.resolve("archive").toUri().toString()
+                                        : "none"));
+            }
+            case "flink-sql", "flink-sql-hashmap" -> {
+                kind = Kind.FLINK_SQL;
+                kafka.createTopics(
+                        Map.of(system + ".features", Topic.FEATURES.topicConfig()), partitions);
+                args.addAll(
+                        List.of(
+                                "--bootstrap-servers",
+                                kafka.bootstrapServers(),
+                                "--schema-registry-url",
+                                kafka.registryUrl(),
+                                "--input-topic",
+                                input,
+                                "--output-topic",
+                                system + ".features",
+                                "--group-id",
+                                "bench-" + system,
+                                "--transactional-id-prefix",
+                                "bench-" + system,
+                                "--checkpoint-dir",
+                                runDir.resolve("checkpoints").toUri().toString(),
+                                "--savepoint-dir",
+                                runDir.resolve("savepoints").toUri().toString(),
+                                "--expect-records",
+                                Long.toString(data.records()),
+                                "--state-backend",
+                                system.equals("flink-sql") ? "rocksdb" : "hashmap",
+                                "--parallelism",
+                                Integer.toString(parallelism),
+                                "--checkpoint-interval",
+                                checkpointInterval.toMillis() + "ms",
+                                "--timeout",
+                                runTimeout.toMillis() + "ms"));
+            }
+            case "kafka-streams" -> {
+                kind = Kind.KAFKA_STREAMS;
+                kafka.createTopics(
+                        Map.of(system + ".features", Topic.FEATURES.topicConfig()), partitions);
+                args.addAll(
+                        List.of(
+                                "--bootstrap-servers",
+                                kafka.bootstrapServers(),
+                                "--schema-registry-url",
+                                kafka.registryUrl(),
+                                "--input-topic",
+                                input,
+                                "--output-topic",
+                                system + ".features",
+                                "--application-id",
+                                "bench-" + system + "-" + input,
+                                "--state-dir",
+                                runDir.resolve("state").toString(),
+                                "--expect-records",
+                                Long.toString(data.records()),
+                                "--threads",
+                                Integer.toString(parallelism),
+                                "--commit-interval",
+                                checkpointInterval.toMillis() + "ms",
+                                "--timeout",
+                                runTimeout.toMillis() + "ms"));
+            }
+            default -> throw new IllegalArgumentException(system);
+        }
+        List<String> jvmOptions = new ArrayList<>();
+        if (variants.containsKey(system)) {
+            List<String> extra = variants.get(system).args();
+            for (int i = 0; i < extra.size(); i += 2) {
+                if (extra.get(i).equals("--jvm")) {
+                    jvmOptions.add(extra.get(i + 1));
+                } else {
+                    args.add(extra.get(i));
+                    args.add(extra.get(i + 1));
+                }
+            }
+        }
+        return runners.run(kind, args, jvmOptions, runDir, runTimeout.plusMinutes(5), kafka);
+    }
+
+    private void createOursTopics(BenchKafka kafka, String prefix) {
+        Map<String, Map<String, String>> topics = new LinkedHashMap<>();
+        topics.put(prefix + ".features", Topic.FEATURES.topicConfig());
+        topics.put(prefix + ".scores", Topic.SCORES.topicConfig());
+        topics.put(prefix + ".late", Topic.LATE.topicConfig());
+        topics.put(prefix + ".dead-letters", Topic.DEAD_LETTERS.topicConfig());
+        kafka.createTopics(topics, partitions);
+    }
+
+    /** The job's options for a run: production defaults, the run's topics and directories. */
+    private List<String> oursArgs(
+            BenchKafka kafka,
+            String prefix,
+            String input,
+            long expected,
+            Path runDir,
+            String backend,
+            String archive) {
+        return new ArrayList<>(
+                List.of(
+                        "--expect-records",
+                        Long.toString(expected),
+                        "--savepoint-dir",
+                        runDir.resolve("savepoints").toString(),
+                        "--timeout",
+                        runTimeout.toMillis() + "ms",
+                        "--bootstrap-servers",
+                        kafka.bootstrapServers(),
+                        "--schema-registry-url",
+                        kafka.registryUrl(),
+                        "--topic.transactions",
+                        input,
+                        "--topic.features",
+                        prefix + ".features",
+                        "--topic.scores",
+                        prefix + ".scores",
+                        "--topic.late",
+                        prefix + ".late",
+                        "--topic.dead-letters",
+                        prefix + ".dead-letters",
+                        "--group-id",
+                        "bench-" + prefix,
+                        "--transactional-id-prefix",
+                        "bench-" + prefix,
+                        "--starting-offsets",
+                        "earliest",
+                        "--checkpoint-dir",
+                        runDir.resolve("checkpoints").toUri().toString(),
+                        "--checkpoint-interval",
+                        checkpointInterval.toMillis() + "ms",
+                        "--parallelism",
+                        Integer.toString(parallelism),
+                        "--state-backend",
+                        backend,
+                        "--archive-dir",
+                        archive));
+    }
+
+    // ---- window-close burst -------------------------------------------------------------------
+
+    private Map<String, Object> burst(BenchKafka kafka) throws Exception {
+        Map<String, Object> section = new LinkedHashMap<>();
+        section.put(
+                "method",
+                "K users each have one transaction in window W0 and one in W, then one flush record"
+                        + " per partition moves the watermark past W's end. The job (RocksDB,"
+                        + " exactly-once, scoring on, archive off) reads it all; W0 fires while W's"
+                        + " records arrive (warm-up), W fires at the flush. Firing time = earliest"
+                        + " emittedAt of W's panes (the window operator's clock when the watermark"
+                        + " reached it); last score written = latest Kafka record timestamp of W's"
+                        + " scores (the sink writer's send time; visible to read_committed readers"
+                        + " at the next checkpoint). Also from the arrival of the flush record at"
+                        + " the source (the probe's wall clock).");
+        for (int k : burstUsers) {
+            String name = "burst-" + k;
+            String input = "bench." + name + ".transactions";
+            kafka.createTopics(Map.of(input, Topic.TRANSACTIONS.topicConfig()), partitions);
+            log.printf("bench: burst: publishing %,d users x 2 windows into %s...%n", k, input);
+            Datasets.Dataset data =
+                    Datasets.burst(kafka, input, partitions, k, seed, window, outOfOrderness);
+            createOursTopics(kafka, name);
+            Path runDir = runRoot.resolve(name);
+            List<String> args =
+                    oursArgs(kafka, name, input, data.records(), runDir, "rocksdb", "none");
+            args.addAll(List.of("--settle", "3s"));
+            log.printf("bench: burst: the job over %s...%n", input);
+            Map<String, Object> run =
+                    runners.run(Kind.OURS, args, runDir, runTimeout.plusMinutes(5), kafka);
+            long w = ((Number) data.description().get("windowStart")).longValue();
+            Map<String, Object> figures = burstFigures(kafka, name, w, run);
+            figures.put("users", k);
+            figures.put("input", describe(data));
+            figures.put("run", run);
+            section.put(Integer.toString(k), figures);
+            log.printf(
+                    Locale.ROOT,
+                    "bench: burst %,d users: firing to last score written %.3f s (%d scores)%n",
+                    k,
+                    number(figures.get("firingToLastScoreWrittenSeconds")),
+                    figures.get("scoresOfWindow"));
+        }
+        return section;
+    }
+
+    private Map<String, Object> burstFigures(
+            BenchKafka kafka, String name, long windowStart, Map<String, Object> run) {
+        TopicSerdes serdes = TopicSerdes.forRegistry(kafka.registryUrl());
+        ConfluentAvroCodec<FeatureRecord> fc =
+                serdes.valueCodec(Topic.FEATURES, name + ".features", FeatureRecord.class);
+        ConfluentAvroCodec<ScoreRecord> sc =
+                serdes.valueCodec(Topic.SCORES, name + ".scores", ScoreRecord.class);
+        long[] panes = {0, Long.MAX_VALUE, Long.MIN_VALUE}; // count, min emittedAt, max emittedAt
+        kafka.readCommitted(
+                name + ".features",
+                r -> {
+                    FeatureRecord f = fc.decode(r.value());
+                    if (f.getWindowStart().toEpochMilli() == windowStart
+                            && !f.getUserId().startsWith("~")) {
+                        panes[0]++;
+                        panes[1] = Math.min(panes[1], f.getEmittedAt().toEpochMilli());
+                        panes[2] = Math.max(panes[2], f.getEmittedAt().toEpochMilli());
+                    }
+                });
+        long[] scores = {0, Long.MIN_VALUE, Long.MIN_VALUE}; // count, max record ts, max scoredAt
+        kafka.readCommitted(
+                name + ".scores",
+                r -> {
+                    ScoreRecord s = sc.decode(r.value());
+                    if (s.getWindowStart().toEpochMilli() == windowStart
+                            && !s.getUserId().startsWith("~")) {
+                        scores[0]++;
+                        scores[1] = Math.max(scores[1], r.timestamp());
+                        scores[2] = Math.max(scores[2], s.getScoredAt().toEpochMilli());
+                    }
+                });
+        Map<String, Object> f = new LinkedHashMap<>();
+        f.put("panesOfWindow", panes[0]);
+        f.put("scoresOfWindow", scores[0]);
+        f.put("firingWallMillis", panes[1]);
+        f.put("lastPaneEmittedWallMillis", panes[2]);
+        f.put("lastScoreWrittenWallMillis", scores[1]);
+        f.put("lastScoredAtWallMillis", scores[2]);
+        f.put("firingToLastPaneSeconds", (panes[2] - panes[1]) / 1e3);
+        f.put("firingToLastScoredSeconds", (scores[2] - panes[1]) / 1e3);
+        f.put("firingToLastScoreWrittenSeconds", (scores[1] - panes[1]) / 1e3);
+        Object marker = run.get("flushMarkerWallMillis");
+        if (marker instanceof Number m) {
+            f.put("flushArrivalWallMillis", m.longValue());
+            f.put("flushArrivalToFiringSeconds", (panes[1] - m.longValue()) / 1e3);
+            f.put("flushArrivalToLastScoreWrittenSeconds", (scores[1] - m.longValue()) / 1e3);
+        }
+        return f;
+    }
+
+    // ---- state cost ---------------------------------------------------------------------------
+
+    private Map<String, Object> state(BenchKafka kafka) throws Exception {
+        Map<String, Object> section = new LinkedHashMap<>();
+        int windows = stateLateness.stream().mapToInt(Integer::intValue).max().orElse(0) + 3;
+        String input = "bench.state.transactions";
+        kafka.createTopics(Map.of(input, Topic.TRANSACTIONS.topicConfig()), partitions);
+        log.printf(
+                "bench: state: publishing %,d users x %d windows x %d transactions into %s...%n",
+                stateUsers, windows, stateTxPerWindow, input);
+        Datasets.Dataset data =
+                Datasets.state(kafka, input, stateUsers, windows, stateTxPerWindow, seed, window);
+        section.put(
+                "method",
+                "Every user has "
+                        + stateTxPerWindow
+                        + " transactions in each of "
+                        + windows
+                        + " consecutive windows (the last a second before the last window's end),"
+                        + " no flush. The job (RocksDB, exactly-once, archive off) reads it all;"
+                        + " then a native savepoint (RocksDB files) and a canonical one (Flink's"
+                        + " format) are taken with the last windows alive. State of the window"
+                        + " operator (uid "
+                        + Uids.FEATURE_WINDOW
+                        + ": accumulators, pane state, timers) divided by the users.");
+        section.put("input", describe(data));
+        long lastEvent = ((Number) data.description().get("lastEventTime")).longValue();
+        long watermark = lastEvent - outOfOrderness.toMillis() - 1;
+        Map<String, Object> runs = new LinkedHashMap<>();
+        for (int k : stateLateness) {
+            Duration lateness = window.multipliedBy(k);
+            String name = "state-lateness-" + k;
+            createOursTopics(kafka, name);
+            Path runDir = runRoot.resolve(name);
+            List<String> args =
+                    oursArgs(kafka, name, input, data.records(), runDir, "rocksdb", "none");
+            args.addAll(
+                    List.of(
+                            "--allowed-lateness",
+                            lateness.toMillis() + "ms",
+                            "--native-savepoint-dir",
+                            runDir.resolve("native-savepoints").toString(),
+                            "--settle",
+                            "3s"));
+            log.printf("bench: state: the job with allowed lateness %s...%n", lateness);
+            Map<String, Object> run =
+                    runners.run(Kind.OURS, args, runDir, runTimeout.plusMinutes(5), kafka);
+            long live =
+                    liveWindows(data.firstEventTime().toEpochMilli(), windows, lateness, watermark);
+            Map<String, Object> r = new LinkedHashMap<>();
+            r.put("allowedLateness", lateness.toString());
+            r.put("rule", "lateness / window + 1 = " + (k + 1));
+            r.put("liveWindowsPerKeyAtSavepoint", live);
+            r.put("activeKeys", stateUsers);
+            long canonical = operatorBytes(run.get("canonicalOperatorStateBytes"));
+            long nativeBytes = operatorBytes(run.get("nativeOperatorStateBytes"));
+            r.put("windowOperatorCanonicalBytes", canonical);
+            r.put("canonicalBytesPerKey", canonical / (double) stateUsers);
+            r.put("canonicalBytesPerKeyAndWindow", canonical / (double) stateUsers / live);
+            r.put("windowOperatorNativeBytes", nativeBytes);
+            r.put("nativeBytesPerKey", nativeBytes / (double) stateUsers);
+            r.put("nativeBytesPerKeyAndWindow", nativeBytes / (double) stateUsers / live);
+            r.put("run", run);
+            runs.put(Integer.toString(k), r);
+            log.printf(
+                    Locale.ROOT,
+                    "bench: state, lateness %s: %d live windows/key, %.0f B/key canonical, %.0f B/key"
+                            + " RocksDB%n",
+                    lateness,
+                    live,
+                    canonical / (double) stateUsers,
+                    nativeBytes / (double) stateUsers);
+        }
+        section.put("runs", runs);
+        return section;
+    }
+
+    /** Windows of the dataset still alive at {@code watermark}: end - 1 + lateness > watermark. */
+    private long liveWindows(long first, int windows, Duration lateness, long watermark) {
+        long live = 0;
+        for (int i = 0; i < windows; i++) {
+            long end = first + (i + 1) * window.toMillis();
+            if (end - 1 + lateness.toMillis() > watermark) {
+                live++;
+            }
+        }
+        return live;
+    }
+
+    @SuppressWarnings("unchecked")
+    private static long operatorBytes(Object sizes) {
+        if (sizes instanceof Map<?, ?> m && m.get(Uids.FEATURE_WINDOW) instanceof Number n) {
+            return n.longValue();
+        }
+        return -1;
+    }
+
+    // ---- helpers ------------------------------------------------------------------------------
+
+    private static Map<String, Object> describe(Datasets.Dataset d) {
+        Map<String, Object> m = new LinkedHashMap<>(d.description());
+        m.put("topic", d.topic());
+        m.put("records", d.records());
+        m.put("flushRecords", d.flushRecords());
+        m.put("firstEventTime", d.firstEventTime().toString());
+        m.put("endEventTime", d.endEventTime().toString());
+        m.put("flushEventTime", d.flushEventTime() == null ? null : d.flushEventTime().toString());
+        m.put("publishSeconds", d.publishSeconds());
+        return m;
+    }
+
+    static double number(Object o) {
+        return o instanceof Number n ? n.doubleValue() : Double.NaN;
+    }
+}

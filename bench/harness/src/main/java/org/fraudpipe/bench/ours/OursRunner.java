@@ -1,0 +1,137 @@
+package org.fraudpipe.bench.ours;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.core.execution.JobClient;
+import org.apache.flink.core.execution.SavepointFormatType;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.fraudpipe.bench.probe.RunProbe;
+import org.fraudpipe.bench.probe.RunnerArgs;
+import org.fraudpipe.job.archive.FileArchive;
+import org.fraudpipe.job.cli.JobCommand;
+import org.fraudpipe.job.config.JobConfig;
+import org.fraudpipe.job.kafka.KafkaIO;
+import org.fraudpipe.job.kafka.StartupChecks;
+import org.fraudpipe.job.scoring.OnnxPaneScorer;
+import org.fraudpipe.job.topology.FeatureJobTopology;
+import org.fraudpipe.job.topology.JobEnvironment;
+import org.fraudpipe.job.topology.Uids;
+import org.fraudpipe.job.window.FeatureWindowSpec;
+
+/**
+ * The feature job as a benchmark run, in a JVM of its own: exactly what {@code ./fraud job} runs
+ * (same {@link JobConfig}, model check, environment, archive, start-up checks, topology, Kafka
+ * source and exactly-once sinks), with the {@link RunProbe} wrapped around the source's
+ * deserializer. Once the probe counted the expected records it waits {@code settle} (so the
+ * periodic watermark of the last records is out), optionally takes a native savepoint, stops with a
+ * canonical savepoint (which commits the last transactions), and writes the result file: the
+ * probe's figures plus savepoint and state sizes.
+ *
+ * <p>Options ({@code --name value}): expect-records, result-file, savepoint-dir, and optionally
+ * native-savepoint-dir, settle (2s), timeout (30m), flink-conf ({@code key=value;...} on top of the
+ * job's Flink configuration: a benchmark variant); every other option is a job option, as for
+ * {@code ./fraud job} ({@code --state-backend hashmap}, {@code --topic.features NAME}, ...).
+ */
+public final class OursRunner {
+
+    private OursRunner() {}
+
+    /** {@code key=value;key=value} (a benchmark variant's Flink settings) as a map. */
+    static Map<String, String> flinkOverrides(String spec) {
+        Map<String, String> m = new LinkedHashMap<>();
+        for (String pair : spec.split(";")) {
+            if (pair.isBlank()) {
+                continue;
+            }
+            int eq = pair.indexOf('=');
+            if (eq <= 0) {
+                throw new IllegalArgumentException("--flink-conf wants key=value;...: " + spec);
+            }
+            m.put(pair.substring(0, eq).trim(), pair.substring(eq + 1).trim());
+        }
+        return m;
+    }
+
+    public static void main(String[] argv) throws Exception {
+        org.fraudpipe.bench.probe.ParentWatch.fromSystemProperty();
+        RunnerArgs args = RunnerArgs.parse(argv);
+        long expected = args.longValue("expect-records");
+        Path resultFile = Path.of(args.required("result-file"));
+        Path savepointDir = Path.of(args.required("savepoint-dir")).toAbsolutePath();
+        String nativeDir = args.get("native-savepoint-dir", null);
+        Duration settle = args.duration("settle", "2s");
+        Duration timeout = args.duration("timeout", "30m");
+        String flinkConf = args.get("flink-conf", "");
+        boolean score = Boolean.parseBoolean(args.get("score", "true"));
+        JobConfig config = JobConfig.of(args.unread());
+
+        OnnxPaneScorer.Factory scorer = OnnxPaneScorer.Factory.of(config);
+        scorer.check();
+        // The job's own environment (JobEnvironment.create), plus a variant's overrides if any.
+        Configuration conf = JobEnvironment.flinkConfiguration(config);
+        Map<String, String> overrides = flinkOverrides(flinkConf);
+        conf.addAll(Configuration.fromMap(overrides));
+        StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(conf);
+        Optional<FileArchive> archive = FileArchive.forJob(config, false);
+        StartupChecks.verify(config);
+        FeatureJobTopology.build(
+                env,
+                KafkaIO.source(config, new ProbedDeserializer(KafkaIO.deserializer(config))),
+                new FeatureWindowSpec(config.windowSize(), config.allowedLateness()),
+                score
+                        ? new FeatureJobTopology.Scoring(
+                                scorer, config.scoringBatchSize(), config.scoringMaxDelay())
+                        : null,
+                KafkaIO.sinks(config),
+                archive.orElse(null));
+
+        RunProbe.expect(expected);
+        JobClient client = env.executeAsync(JobCommand.JOB_NAME);
+        boolean complete = RunProbe.await(timeout);
+        Thread.sleep(settle.toMillis());
+        Map<String, Object> result = new LinkedHashMap<>();
+        result.put("system", "ours");
+        result.put("stateBackend", config.stateBackend().name().toLowerCase(java.util.Locale.ROOT));
+        result.put("parallelism", config.parallelism());
+        result.put("archive", archive.map(a -> a.root().toString()).orElse(JobConfig.NO_ARCHIVE));
+        result.put("allowedLatenessMillis", config.allowedLateness().toMillis());
+        result.put("flinkConfOverrides", overrides);
+        result.put("scoring", score);
+        List<String> uids = List.of(Uids.FEATURE_WINDOW, Uids.KAFKA_SOURCE, Uids.INGEST_ROUTER);
+        if (nativeDir != null) {
+            long t = System.nanoTime();
+            String nativeSavepoint =
+                    client.triggerSavepoint(
+                                    Path.of(nativeDir).toAbsolutePath().toUri().toString(),
+                                    SavepointFormatType.NATIVE)
+                            .get();
+            Path dir = Path.of(java.net.URI.create(nativeSavepoint));
+            result.put("nativeSavepointSeconds", (System.nanoTime() - t) / 1e9);
+            result.put("nativeSavepointBytes", SavepointSizes.directoryBytes(dir));
+            result.put("nativeOperatorStateBytes", SavepointSizes.operatorStateBytes(dir, uids));
+        }
+        long stopStart = System.nanoTime();
+        String savepoint =
+                client.stopWithSavepoint(
+                                false,
+                                savepointDir.toUri().toString(),
+                                SavepointFormatType.CANONICAL)
+                        .get();
+        client.getJobExecutionResult().get();
+        result.putAll(RunProbe.result());
+        result.put("stopWithSavepointSeconds", (System.nanoTime() - stopStart) / 1e9);
+        Path canonical = Path.of(java.net.URI.create(savepoint));
+        result.put("savepoint", canonical.toString());
+        result.put("canonicalSavepointBytes", SavepointSizes.directoryBytes(canonical));
+        result.put(
+                "canonicalOperatorStateBytes", SavepointSizes.operatorStateBytes(canonical, uids));
+        result.put("timedOut", !complete);
+        RunnerArgs.writeResult(resultFile, result);
+        System.exit(0);
+    }
+}
