@@ -12,8 +12,8 @@ import org.apache.flink.core.execution.SavepointFormatType;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.fraudpipe.bench.probe.RunProbe;
 import org.fraudpipe.bench.probe.RunnerArgs;
+import org.fraudpipe.job.KafkaFeatureJob;
 import org.fraudpipe.job.archive.FileArchive;
-import org.fraudpipe.job.cli.JobCommand;
 import org.fraudpipe.job.config.JobConfig;
 import org.fraudpipe.job.kafka.KafkaIO;
 import org.fraudpipe.job.kafka.StartupChecks;
@@ -91,7 +91,7 @@ public final class OursRunner {
                 archive.orElse(null));
 
         RunProbe.expect(expected);
-        JobClient client = env.executeAsync(JobCommand.JOB_NAME);
+        JobClient client = env.executeAsync(KafkaFeatureJob.JOB_NAME);
         boolean complete = RunProbe.await(timeout);
         Thread.sleep(settle.toMillis());
         Map<String, Object> result = new LinkedHashMap<>();
