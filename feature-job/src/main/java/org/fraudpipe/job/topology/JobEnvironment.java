@@ -9,6 +9,7 @@ import org.apache.flink.configuration.PipelineOptions;
 import org.apache.flink.configuration.StateBackendOptions;
 import org.apache.flink.core.execution.CheckpointingMode;
 import org.apache.flink.state.rocksdb.EmbeddedRocksDBStateBackend;
+import org.apache.flink.state.rocksdb.RocksDBConfigurableOptions;
 import org.apache.flink.state.rocksdb.RocksDBOptions;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.fraudpipe.job.config.JobConfig;
@@ -16,8 +17,8 @@ import org.fraudpipe.job.config.JobConfig;
 /**
  * The Flink configuration the feature job runs with, derived from its {@link JobConfig}:
  * exactly-once checkpoints retained on cancellation, the chosen state backend (RocksDB with
- * incremental checkpoints and heap timers by default), parallelism and a fixed max parallelism,
- * object reuse between chained operators.
+ * incremental checkpoints, heap timers and bloom filters by default), parallelism and a fixed max
+ * parallelism, object reuse between chained operators.
  */
 public final class JobEnvironment {
 
@@ -51,6 +52,12 @@ public final class JobEnvironment {
                 conf.set(
                         RocksDBOptions.TIMER_SERVICE_FACTORY,
                         EmbeddedRocksDBStateBackend.PriorityQueueStateType.HEAP);
+                // Bloom filters (10 bits per key, in the block cache): most window-state reads
+                // are for a window the user has no state in yet (a new window, one or two
+                // transactions per user and window), and a filter answers "absent" without
+                // reading SST blocks. +6 % events per CPU-second over a whole run, +15 % in its
+                // second half, in three balanced pairs (docs/BENCHMARKS.md).
+                conf.set(RocksDBConfigurableOptions.USE_BLOOM_FILTER, true);
             }
             case HASHMAP -> conf.set(StateBackendOptions.STATE_BACKEND, "hashmap");
         }
