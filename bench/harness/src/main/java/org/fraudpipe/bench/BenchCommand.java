@@ -176,6 +176,15 @@ public final class BenchCommand implements Callable<Integer> {
     List<Integer> burstUsers;
 
     @Option(
+            names = "--burst-warm-up-windows",
+            defaultValue = "4",
+            description =
+                    "Windows every burst user has a transaction in before the measured one, each"
+                            + " fired and dropped before it: the firing path is JIT-compiled, as in"
+                            + " a running job (default: ${DEFAULT-VALUE}).")
+    int burstWarmUpWindows;
+
+    @Option(
             names = "--state-users",
             defaultValue = "20000",
             description = "Active users of the state runs (default: ${DEFAULT-VALUE}).")
@@ -719,10 +728,13 @@ public final class BenchCommand implements Callable<Integer> {
         Map<String, Object> section = new LinkedHashMap<>();
         section.put(
                 "method",
-                "K users each have one transaction in window W0 and one in W, then one flush record"
-                        + " per partition moves the watermark past W's end. The job (RocksDB,"
-                        + " exactly-once, scoring on, archive off) reads it all; W0 fires while W's"
-                        + " records arrive (warm-up), W fires at the flush. Firing time = earliest"
+                "K users each have one transaction in each of "
+                        + burstWarmUpWindows
+                        + " warm-up windows and one in W, then one flush record per partition"
+                        + " moves the watermark past W's end. The job (RocksDB, exactly-once,"
+                        + " scoring on, archive off) reads it all; each warm-up window fires while"
+                        + " the next one's records arrive (the firing path is JIT-compiled), W"
+                        + " fires at the flush. Firing time = earliest"
                         + " emittedAt of W's panes (the window operator's clock when the watermark"
                         + " reached it); last score written = latest Kafka record timestamp of W's"
                         + " scores (the sink writer's send time; visible to read_committed readers"
@@ -732,9 +744,19 @@ public final class BenchCommand implements Callable<Integer> {
             String name = "burst-" + k;
             String input = "bench." + name + ".transactions";
             kafka.createTopics(Map.of(input, Topic.TRANSACTIONS.topicConfig()), partitions);
-            log.printf("bench: burst: publishing %,d users x 2 windows into %s...%n", k, input);
+            log.printf(
+                    "bench: burst: publishing %,d users x %d windows into %s...%n",
+                    k, burstWarmUpWindows + 1, input);
             Datasets.Dataset data =
-                    Datasets.burst(kafka, input, partitions, k, seed, window, outOfOrderness);
+                    Datasets.burst(
+                            kafka,
+                            input,
+                            partitions,
+                            k,
+                            burstWarmUpWindows,
+                            seed,
+                            window,
+                            outOfOrderness);
             createOursTopics(kafka, name);
             Path runDir = runRoot.resolve(name);
             List<String> args =
