@@ -665,15 +665,13 @@ public final class BenchCommand implements Callable<Integer> {
             default -> throw new IllegalArgumentException(system);
         }
         List<String> jvmOptions = new ArrayList<>();
-        if (variants.containsKey(system)) {
-            List<String> extra = variants.get(system).args();
-            for (int i = 0; i < extra.size(); i += 2) {
-                if (extra.get(i).equals("--jvm")) {
-                    jvmOptions.add(extra.get(i + 1));
-                } else {
-                    args.add(extra.get(i));
-                    args.add(extra.get(i + 1));
-                }
+        List<String> extra = variantArgs(system);
+        for (int i = 0; i < extra.size(); i += 2) {
+            if (extra.get(i).equals("--jvm")) {
+                jvmOptions.add(extra.get(i + 1));
+            } else {
+                args.add(extra.get(i));
+                args.add(extra.get(i + 1));
             }
         }
         return runners.run(kind, args, jvmOptions, runDir, runTimeout.plusMinutes(5), kafka);
