@@ -3,12 +3,14 @@ package org.fraudpipe.job;
 import java.util.Optional;
 import org.apache.flink.api.common.JobExecutionResult;
 import org.apache.flink.configuration.Configuration;
+import org.apache.flink.configuration.StateRecoveryOptions;
 import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.fraudpipe.job.archive.FileArchive;
 import org.fraudpipe.job.config.JobConfig;
 import org.fraudpipe.job.kafka.KafkaIO;
 import org.fraudpipe.job.kafka.StartupChecks;
+import org.fraudpipe.job.savepoint.SavepointMigration;
 import org.fraudpipe.job.scoring.OnnxPaneScorer;
 import org.fraudpipe.job.topology.FeatureJobTopology;
 import org.fraudpipe.job.topology.JobEnvironment;
@@ -21,9 +23,9 @@ import org.fraudpipe.scoring.ModelMetadata;
  * local MiniCluster. One place, so the demo runs exactly the production job.
  *
  * <p>{@link #prepare} checks in the order that fails fastest and cheapest: the model (no network),
- * the archive directory (no network), then Kafka, the topics and the schema registry ({@link
- * StartupChecks}); only then is the topology built. Nothing runs until {@link #execute} or {@link
- * #executeAsync}.
+ * the archive directory (no network), a savepoint to restore from that needs a migration, then
+ * Kafka, the topics and the schema registry ({@link StartupChecks}); only then is the topology
+ * built. Nothing runs until {@link #execute} or {@link #executeAsync}.
  */
 public final class KafkaFeatureJob {
 
@@ -61,6 +63,10 @@ public final class KafkaFeatureJob {
         OnnxPaneScorer.Factory scorer = OnnxPaneScorer.Factory.of(config);
         ModelMetadata model = scorer.check();
         StreamExecutionEnvironment env = JobEnvironment.create(config, flinkOverrides);
+        // A first-release savepoint to restore from: refused with the migration to run.
+        env.getConfiguration()
+                .getOptional(StateRecoveryOptions.SAVEPOINT_PATH)
+                .ifPresent(SavepointMigration::refuseUnmigrated);
         // Then the archive (no network either): a local path is refused on a cluster.
         Optional<FileArchive> archive = FileArchive.forJob(config, !JobEnvironment.isLocal(env));
         StartupChecks.verify(config);

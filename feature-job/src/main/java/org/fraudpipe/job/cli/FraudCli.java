@@ -14,7 +14,7 @@ import picocli.CommandLine.Command;
         versionProvider = FraudCli.Version.class,
         description =
                 "Real-time fraud feature pipeline: local runtime, simulator, streaming job,"
-                        + " deterministic replay and training-feature export.",
+                        + " deterministic replay, training-feature export and savepoint migration.",
         subcommands = {KafkaCommand.class, SimulateCommand.class})
 public final class FraudCli implements Runnable {
 
@@ -33,6 +33,7 @@ public final class FraudCli implements Runnable {
         cl.addSubcommand("features", FeaturesCommand.commandLine());
         cl.addSubcommand("job", JobCommand.commandLine());
         cl.addSubcommand("replay", ReplayCommand.commandLine());
+        cl.addSubcommand("savepoint", SavepointCommand.commandLine());
         return cl.setCaseInsensitiveEnumValuesAllowed(true);
     }
 

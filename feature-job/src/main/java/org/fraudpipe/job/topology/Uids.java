@@ -17,8 +17,19 @@ public final class Uids {
     /** Routes ingested records to their fate (stateless; uid kept stable anyway). */
     public static final String INGEST_ROUTER = "ingest-router";
 
-    /** The keyed tumbling window: accumulators, pane state, timers. */
-    public static final String FEATURE_WINDOW = "feature-window";
+    /**
+     * The keyed tumbling window ({@code FeatureWindowFunction}): one state entry per user and live
+     * window (accumulator and pane bookkeeping), one timer per window.
+     */
+    public static final String FEATURE_WINDOW = "feature-windows";
+
+    /**
+     * The first release's window operator (Flink's {@code WindowOperator}: window contents, pane
+     * progress and late-firing flag per window, two timers). No operator of this build has it: a
+     * savepoint holding it is migrated with {@code ./fraud savepoint migrate} (its state becomes
+     * {@link #FEATURE_WINDOW}'s) and refused, with that advice, before a restore.
+     */
+    public static final String FEATURE_WINDOW_V1 = "feature-window";
 
     /** Too-late transactions to {@code LateRecord} (stateless). */
     public static final String TOO_LATE_RECORDS = "too-late-records";

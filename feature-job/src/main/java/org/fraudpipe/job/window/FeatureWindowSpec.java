@@ -16,8 +16,8 @@ import org.fraudpipe.job.features.WindowAssignment;
  * With {@code allowedLateness = 0} there are no re-fires.
  *
  * <p>State cost: a key holds at most {@link #maxLiveWindowsPerKey()} = {@code ceil(allowedLateness
- * / windowSize) + 1} windows (accumulator, pane state, two timers each); size {@code
- * allowedLateness} against the state backend.
+ * / windowSize) + 1} windows (one state entry: accumulator and pane bookkeeping; one timer each);
+ * size {@code allowedLateness} against the state backend.
  *
  * <p>Processing-time fields of the outputs ({@code emittedAt}, {@code detectedAt}) come from {@link
  * #processingTime()}: the wall clock in the streaming job (the two-argument constructor), the

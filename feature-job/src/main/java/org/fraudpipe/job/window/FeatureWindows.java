@@ -4,11 +4,7 @@ import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
-import org.apache.flink.streaming.api.windowing.assigners.TumblingEventTimeWindows;
 import org.apache.flink.util.OutputTag;
-import org.fraudpipe.job.features.FeatureAccumulatorTypeInfo;
-import org.fraudpipe.job.features.FeatureAggregator;
-import org.fraudpipe.job.features.FeatureValues;
 import org.fraudpipe.job.topology.OperatorNames;
 import org.fraudpipe.job.topology.Uids;
 import org.fraudpipe.schemas.avro.FeatureRecord;
@@ -17,8 +13,8 @@ import org.fraudpipe.schemas.avro.Transaction;
 
 /**
  * The windowing stage of the feature job, as one reusable piece of topology: key by user, tumbling
- * event-time windows with allowed lateness, incremental {@link FeatureAggregator} plus {@link
- * PaneWindowFunction}, too-late records to {@link TooLateRecordFunction}.
+ * event-time windows with allowed lateness aggregated incrementally by the feature core ({@link
+ * FeatureWindowFunction}), too-late records to {@link TooLateRecordFunction}.
  *
  * <p>The same method serves the streaming job and the parity check in BATCH mode (where nothing is
  * ever late and every window fires once, ON_TIME, with watermark {@code Long.MAX_VALUE}).
@@ -28,16 +24,14 @@ import org.fraudpipe.schemas.avro.Transaction;
  * org.fraudpipe.job.topology.OperatorNames}; the too-late conversion runs at the window's
  * parallelism on a forward edge (chained), which makes its watermark exact (see {@link
  * TooLateRecordFunction}); state per key is bounded by {@link
- * FeatureWindowSpec#maxLiveWindowsPerKey()} windows and is gone, timers included, once the
- * watermark reaches {@code end - 1 + allowedLateness}.
+ * FeatureWindowSpec#maxLiveWindowsPerKey()} windows and a window's entry is gone, its timer
+ * included, once the watermark reaches {@code end - 1 + allowedLateness}.
  */
 public final class FeatureWindows {
 
     /** Id of the window operator's late-data side output (raw too-late transactions). */
     public static final String TOO_LATE_TAG_ID = "too-late-transactions";
 
-    private static final TypeInformation<FeatureValues> FEATURE_VALUES =
-            TypeInformation.of(FeatureValues.class);
     private static final TypeInformation<FeatureRecord> FEATURE_RECORD =
             TypeInformation.of(FeatureRecord.class);
     private static final TypeInformation<LateRecord> LATE_RECORD =
@@ -58,16 +52,7 @@ public final class FeatureWindows {
         SingleOutputStreamOperator<FeatureRecord> features =
                 withTimestamps
                         .keyBy(new UserIdKey(), Types.STRING)
-                        .window(TumblingEventTimeWindows.of(spec.windowSize()))
-                        .trigger(new PaneTrigger())
-                        .allowedLateness(spec.allowedLateness())
-                        .sideOutputLateData(tooLateTag)
-                        .aggregate(
-                                new FeatureAggregator(),
-                                new PaneWindowFunction(spec.processingTime()),
-                                FeatureAccumulatorTypeInfo.INSTANCE,
-                                FEATURE_VALUES,
-                                FEATURE_RECORD)
+                        .process(new FeatureWindowFunction(spec, tooLateTag), FEATURE_RECORD)
                         .uid(Uids.FEATURE_WINDOW)
                         .name(OperatorNames.FEATURE_WINDOW);
         SingleOutputStreamOperator<LateRecord> tooLate =

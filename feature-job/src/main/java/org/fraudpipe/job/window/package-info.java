@@ -21,7 +21,7 @@
  *
  * <p>So the design's "{@code wm >= end + L}" is, to the millisecond, {@code wm >= end - 1 + L}
  * ({@link org.fraudpipe.job.window.FeatureWindowSpec#isTooLate}). At {@code W >= end - 1 + L} the
- * window's state (accumulator, pane progress, late-firing mark) and both timers are gone.
+ * window's state entry (accumulator and pane bookkeeping) and its timer are gone.
  *
  * <h2>Panes</h2>
  *

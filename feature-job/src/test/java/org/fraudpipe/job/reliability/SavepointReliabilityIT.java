@@ -1,7 +1,10 @@
 package org.fraudpipe.job.reliability;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.io.PrintWriter;
+import java.io.StringWriter;
 import java.net.URISyntaxException;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -17,7 +20,9 @@ import org.apache.flink.runtime.minicluster.MiniCluster;
 import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
 import org.apache.flink.test.junit5.InjectMiniCluster;
 import org.apache.flink.test.junit5.MiniClusterExtension;
+import org.fraudpipe.job.cli.FraudCli;
 import org.fraudpipe.job.local.KafkaTestBroker;
+import org.fraudpipe.job.savepoint.SavepointMigration;
 import org.fraudpipe.job.testing.Await;
 import org.fraudpipe.job.testing.BatchRecomputation;
 import org.fraudpipe.job.testing.JobDeployment;
@@ -37,6 +42,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
 
 /**
  * Issue #7, items 2, 3 and 11: what survives a stop with savepoint, a rescale and an upgrade, on
@@ -212,21 +218,66 @@ class SavepointReliabilityIT {
 
     @Test
     @DisplayName(
-            "#7.2 upgrade safety and #7.11 state schema evolution: the committed savepoint of an"
-                    + " earlier build restores (stable uids, max parallelism 128, window state in"
-                    + " the old accumulator format) and the job finishes every window exactly")
-    void theCommittedSavepointOfAnEarlierBuildRestores(@InjectMiniCluster MiniCluster cluster)
-            throws Exception {
+            "#7.2 upgrade safety, #7.11 state schema evolution and #8's window state: the committed"
+                    + " savepoint of the first release is refused as it is, migrated by ./fraud"
+                    + " savepoint migrate (window operator state and old accumulator format), and"
+                    + " the migrated savepoint restores and finishes every window exactly")
+    void theCommittedSavepointOfTheFirstReleaseMigratesAndRestores(
+            @InjectMiniCluster MiniCluster cluster) throws Exception {
         JobDeployment deployment = UpgradeFixture.deployment(KAFKA, checkpoints);
-        Path savepoint = savepoints.resolve("upgrade-v1");
-        UpgradeFixture.copySavepoint(fixtureDirectory(), savepoint);
+        Path original = savepoints.resolve("upgrade-v1");
+        UpgradeFixture.copySavepoint(fixtureDirectory(), original);
+        String originalUri = original.toUri().toString();
+        Path migrated = savepoints.resolve("upgrade-v1-migrated");
+
+        // As it is, the savepoint is refused before anything starts, naming the fix.
+        assertThatThrownBy(() -> deployment.job().restoringFrom(originalUri).start())
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("first release's window state")
+                .hasMessageContaining("./fraud savepoint migrate --from " + originalUri);
+
+        // A migration with another lateness than the job's stops, saying so, and writes nothing.
+        CommandResult wrongLateness =
+                fraud(
+                        "savepoint",
+                        "migrate",
+                        "--from",
+                        originalUri,
+                        "--to",
+                        migrated.toString(),
+                        "--allowed-lateness",
+                        "5m");
+        assertThat(wrongLateness.exitCode()).isEqualTo(1);
+        assertThat(wrongLateness.err())
+                .contains("has no cleanup timer PT5M after its end")
+                .contains("pass the --allowed-lateness the job ran with");
+        assertThat(migrated).doesNotExist();
+
+        CommandResult migration =
+                fraud(
+                        "savepoint",
+                        "migrate",
+                        "--from",
+                        originalUri,
+                        "--to",
+                        migrated.toString(),
+                        "--allowed-lateness",
+                        "2m");
+        // Windows 1 (fired, within lateness) and 2 (open) of the 4 users; window 0 was dropped.
+        assertThat(migration.exitCode()).as(migration.err()).isZero();
+        assertThat(migration.out()).contains("Migrated 8 windows");
+        assertThat(SavepointMigration.needsMigration(migrated.toString())).isFalse();
+        assertThat(SavepointMigration.needsMigration(originalUri))
+                .as("the input is left as it was")
+                .isTrue();
+
         try (TransactionProducer producer = deployment.producer()) {
             // The input the savepoint was taken over, at the same offsets; then what came after.
             producer.sendAll(UpgradeFixture.phaseA());
             RunningJob job =
                     new RunningJob(
                             cluster,
-                            deployment.job().restoringFrom(savepoint.toUri().toString()).start());
+                            deployment.job().restoringFrom(migrated.toUri().toString()).start());
             try {
                 producer.sendAll(UpgradeFixture.phaseB());
                 // After the restore (this broker never saw the panes before it): u01's window 1
@@ -237,19 +288,25 @@ class SavepointReliabilityIT {
                 FeatureRecord refire =
                         last.get(new Panes.Key("u01", UpgradeFixture.TRAFFIC.windowStart(1)));
                 assertThat(refire).as("u01's window 1 re-fired after the restore").isNotNull();
-                // Revision 1 and 6 transactions: pane progress and accumulators were restored.
+                // Revision 1 and 6 transactions: pane progress and accumulators were migrated.
                 assertThat(refire.getRevision()).isEqualTo(1);
                 assertThat(refire.getTiming()).isEqualTo(Timing.LATE);
                 assertThat(refire.getLateRecordsIncluded()).isEqualTo(1);
                 assertThat(refire.getTxCount()).isEqualTo(6);
-                // Window 2 had one transaction per user in the savepoint: all 5 are counted.
+                // Window 2 had one transaction per user in the savepoint: all 5 are counted, in
+                // its on-time pane (the migrated timer fired it).
                 assertThat(features)
                         .filteredOn(
                                 f ->
                                         f.getWindowStart()
                                                 .equals(UpgradeFixture.TRAFFIC.windowStart(2)))
                         .hasSize(4)
-                        .allSatisfy(f -> assertThat(f.getTxCount()).isEqualTo(5));
+                        .allSatisfy(
+                                f -> {
+                                    assertThat(f.getTxCount()).isEqualTo(5);
+                                    assertThat(f.getTiming()).isEqualTo(Timing.ON_TIME);
+                                    assertThat(f.getRevision()).isZero();
+                                });
 
                 Map<Panes.Key, Panes.Features> ideal = batch(UpgradeFixture.allTransactions());
                 Map<Panes.Key, Panes.Features> streamed = Panes.finalFeatures(features);
@@ -258,6 +315,19 @@ class SavepointReliabilityIT {
                 job.cancel();
             }
         }
+    }
+
+    /** A {@code ./fraud} command's exit code and output, run as the launcher runs it. */
+    private record CommandResult(int exitCode, String out, String err) {}
+
+    private static CommandResult fraud(String... args) {
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        CommandLine cl = FraudCli.commandLine();
+        cl.setOut(new PrintWriter(out, true));
+        cl.setErr(new PrintWriter(err, true));
+        int code = cl.execute(args);
+        return new CommandResult(code, out.toString(), err.toString());
     }
 
     private static Map<Panes.Key, Panes.Features> restrict(

@@ -23,6 +23,7 @@ import org.fraudpipe.job.kafka.KafkaIO;
 import org.fraudpipe.job.kafka.StartupChecks;
 import org.fraudpipe.job.kafka.TopicProvisioner;
 import org.fraudpipe.job.local.KafkaTestBroker;
+import org.fraudpipe.job.savepoint.SavepointMigration;
 import org.fraudpipe.job.scoring.OnnxPaneScorer;
 import org.fraudpipe.job.topology.FeatureJobTopology;
 import org.fraudpipe.job.topology.JobEnvironment;
@@ -162,6 +163,7 @@ public final class JobDeployment {
                     RestartStrategyOptions.RESTART_STRATEGY_EXPONENTIAL_DELAY_MAX_BACKOFF,
                     Duration.ofSeconds(2));
             if (savepoint != null) {
+                SavepointMigration.refuseUnmigrated(savepoint);
                 conf.set(StateRecoveryOptions.SAVEPOINT_PATH, savepoint);
             }
             StreamExecutionEnvironment env =

@@ -272,6 +272,64 @@ class FeatureWindowOperatorTest {
     }
 
     @Test
+    void aWindowIsOneStateEntryAndOneTimerThroughItsLife() throws Exception {
+        harness =
+                WindowHarness.open(
+                        new FeatureWindowSpec(SIZE, LATENESS), new EmbeddedRocksDBStateBackend());
+        WindowHarness h = harness;
+        h.process(tx("a", "alice", 1, START + MINUTE));
+        h.process(tx("b", "alice", 1, START + 2 * MINUTE));
+        h.process(tx("c", "bob", 1, START + MINUTE));
+        h.process(tx("d", "alice", 1, END + MINUTE)); // alice's next window
+        assertThat(h.stateEntries()).isEqualTo(3);
+        assertThat(h.window.numEventTimeTimers()).isEqualTo(3);
+
+        h.watermark(END - 1); // both windows of START fire; their firing timers become cleanups
+        assertThat(h.stateEntries()).isEqualTo(3);
+        assertThat(h.window.numEventTimeTimers()).isEqualTo(3);
+
+        h.process(tx("e", "alice", 1, START + 3 * MINUTE)); // a late pane adds nothing
+        h.process(tx("f", "carol", 1, START + 3 * MINUTE)); // a late first pane: one of each
+        assertThat(h.stateEntries()).isEqualTo(4);
+        assertThat(h.window.numEventTimeTimers()).isEqualTo(4);
+
+        h.watermark(CLEANUP);
+        assertThat(h.stateEntries()).isEqualTo(1);
+        assertThat(h.window.numEventTimeTimers()).isEqualTo(1);
+        assertThat(h.features()).hasSize(4);
+    }
+
+    @Test
+    void latenessOfAWholeWindowDropsOneWindowAndFiresTheNextOnTheSameTimer() throws Exception {
+        harness = WindowHarness.open(SIZE, SIZE);
+        WindowHarness h = harness;
+        h.process(tx("a", "alice", 1, START + MINUTE));
+        h.process(tx("b", "alice", 2, END + MINUTE));
+        h.watermark(END - 1);
+        h.process(tx("c", "alice", 4, START + 2 * MINUTE)); // late within grace: re-fire
+
+        // END + SIZE - 1: the first window's cleanup and the second's on-time firing.
+        h.watermark(END + SIZE.toMillis() - 1);
+        h.process(tx("d", "alice", 8, START + 3 * MINUTE)); // too late now
+
+        assertThat(h.features())
+                .extracting(
+                        FeatureRecord::getWindowStart,
+                        FeatureRecord::getRevision,
+                        FeatureRecord::getTiming,
+                        FeatureRecord::getAmountSum)
+                .containsExactly(
+                        tuple(Instant.ofEpochMilli(START), 0, Timing.ON_TIME, 1L),
+                        tuple(Instant.ofEpochMilli(START), 1, Timing.LATE, 5L),
+                        tuple(Instant.ofEpochMilli(END), 0, Timing.ON_TIME, 2L));
+        assertThat(h.lateRecords())
+                .singleElement()
+                .satisfies(l -> assertThat(l.getTransaction().getTransactionId()).isEqualTo("d"));
+        assertThat(h.stateEntries()).isEqualTo(1); // the second window, until its own cleanup
+        assertThat(h.window.numEventTimeTimers()).isEqualTo(1);
+    }
+
+    @Test
     void zeroAllowedLatenessFiresOnceAndSendsEverythingLaterToTheLateStream() throws Exception {
         harness = WindowHarness.open(SIZE, Duration.ZERO);
         WindowHarness h = harness;
@@ -312,6 +370,34 @@ class FeatureWindowOperatorTest {
                             assertThat(r.getAmountSum()).isEqualTo(150);
                             assertThat(r.getLateRecordsIncluded()).isEqualTo(1);
                         });
+    }
+
+    @Test
+    void aRecordForAFiredWindowBeforeTheFirstWatermarkAfterARestoreRefiresAtTheNextOne()
+            throws Exception {
+        WindowHarness h = open();
+        h.process(tx("a", "alice", 100, START + MINUTE));
+        h.watermark(END - 1);
+        OperatorSubtaskState snapshot = h.window.snapshot(1, 1);
+        h.close();
+
+        harness = WindowHarness.openRestored(new FeatureWindowSpec(SIZE, LATENESS), snapshot);
+        harness.process(tx("b", "alice", 50, START + 2 * MINUTE)); // no watermark yet
+        assertThat(harness.features()).isEmpty();
+        harness.watermark(END + MINUTE);
+
+        assertThat(harness.features())
+                .singleElement()
+                .satisfies(
+                        r -> {
+                            assertThat(r.getRevision()).isEqualTo(1);
+                            assertThat(r.getTiming()).isEqualTo(Timing.LATE);
+                            assertThat(r.getTxCount()).isEqualTo(2);
+                            assertThat(r.getLateRecordsIncluded()).isEqualTo(1);
+                        });
+        harness.watermark(CLEANUP);
+        assertThat(harness.stateEntries()).isZero();
+        assertThat(harness.window.numEventTimeTimers()).isZero();
     }
 
     @Test

@@ -93,10 +93,7 @@ class FeatureWindowsTopologyTest {
         WindowedFeatures built = build(envWithoutGenericTypes(1));
 
         for (TypeInformation<?> type :
-                List.of(
-                        built.features().getType(),
-                        built.tooLate().getType(),
-                        TypeInformation.of(PaneProgress.class))) {
+                List.of(built.features().getType(), built.tooLate().getType())) {
             assertThat(type.isBasicType() || type instanceof PojoTypeInfo<?>)
                     .as("%s", type)
                     .isTrue();
