@@ -8,7 +8,6 @@ import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.fraudpipe.job.archive.ReceivedTransactions;
 import org.fraudpipe.job.ingest.IngestRouter;
 import org.fraudpipe.job.ingest.IngestedRecord;
-import org.fraudpipe.job.ingest.TransactionTypeInfo;
 import org.fraudpipe.job.scoring.BatchScoringOperator;
 import org.fraudpipe.job.scoring.PaneScorer;
 import org.fraudpipe.job.window.FeatureWindowSpec;
@@ -145,7 +144,7 @@ public final class FeatureJobTopology {
             boolean archiveReceived) {
         DataStream<IngestedRecord> ingested = source.create(env);
         SingleOutputStreamOperator<Transaction> valid =
-                ingested.process(new IngestRouter(spec), TransactionTypeInfo.forShuffle())
+                ingested.process(new IngestRouter(spec), TypeInformation.of(Transaction.class))
                         .uid(Uids.INGEST_ROUTER)
                         .name(OperatorNames.INGEST_ROUTER)
                         .setParallelism(ingested.getParallelism());
