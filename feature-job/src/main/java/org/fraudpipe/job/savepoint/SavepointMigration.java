@@ -19,7 +19,7 @@ import org.apache.flink.state.api.OperatorTransformation;
 import org.apache.flink.state.api.SavepointReader;
 import org.apache.flink.state.api.SavepointWriter;
 import org.apache.flink.state.api.StateBootstrapTransformation;
-import org.apache.flink.state.api.WindowSavepointReader;
+import org.apache.flink.state.api.functions.WindowReaderFunction;
 import org.apache.flink.state.api.runtime.SavepointLoader;
 import org.apache.flink.state.rocksdb.EmbeddedRocksDBStateBackend;
 import org.apache.flink.streaming.api.datastream.DataStream;
@@ -27,6 +27,7 @@ import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.streaming.api.windowing.assigners.TumblingEventTimeWindows;
 import org.apache.flink.streaming.api.windowing.windows.TimeWindow;
 import org.apache.flink.util.CloseableIterator;
+import org.fraudpipe.job.features.FeatureAccumulator;
 import org.fraudpipe.job.features.FeatureAccumulatorTypeInfo;
 import org.fraudpipe.job.topology.Uids;
 import org.fraudpipe.job.window.FeatureWindowSpec;
@@ -136,14 +137,13 @@ public final class SavepointMigration {
         // Pass 1: every window must fit the spec, or nothing is written.
         StreamExecutionEnvironment check = batchEnvironment(parallelism);
         DataStream<String> mismatches =
-                firstReleaseWindows(check, from, backend, spec)
-                        .aggregate(
-                                Uids.FEATURE_WINDOW_V1,
-                                new AccumulatorReadout(),
-                                new FirstReleaseWindowCheck(spec),
-                                Types.STRING,
-                                FeatureAccumulatorTypeInfo.INSTANCE,
-                                Types.STRING);
+                readFirstReleaseWindows(
+                        check,
+                        from,
+                        backend,
+                        spec,
+                        new FirstReleaseWindowCheck(spec),
+                        Types.STRING);
         try (CloseableIterator<String> found = mismatches.executeAndCollect(JOB_NAME + " check")) {
             if (found.hasNext()) {
                 throw new IllegalArgumentException(found.next());
@@ -153,14 +153,13 @@ public final class SavepointMigration {
         // Pass 2: read, remove, write.
         StreamExecutionEnvironment env = batchEnvironment(parallelism);
         DataStream<MigratedWindow> windows =
-                firstReleaseWindows(env, from, backend, spec)
-                        .aggregate(
-                                Uids.FEATURE_WINDOW_V1,
-                                new AccumulatorReadout(),
-                                new FirstReleaseWindowReader(spec),
-                                Types.STRING,
-                                FeatureAccumulatorTypeInfo.INSTANCE,
-                                TypeInformation.of(MigratedWindow.class));
+                readFirstReleaseWindows(
+                        env,
+                        from,
+                        backend,
+                        spec,
+                        new FirstReleaseWindowReader(spec),
+                        TypeInformation.of(MigratedWindow.class));
         StateBootstrapTransformation<MigratedWindow> current =
                 OperatorTransformation.bootstrapWith(windows)
                         .keyBy(MigratedWindow::userId, Types.STRING)
@@ -191,14 +190,27 @@ public final class SavepointMigration {
         return StreamExecutionEnvironment.getExecutionEnvironment(conf);
     }
 
-    private static WindowSavepointReader<TimeWindow> firstReleaseWindows(
+    /**
+     * Every window of the first release's window operator in {@code from}, through {@code reader}
+     * (which gets each window's accumulator whole, {@link AccumulatorReadout}).
+     */
+    private static <OUT> DataStream<OUT> readFirstReleaseWindows(
             StreamExecutionEnvironment env,
             String from,
             EmbeddedRocksDBStateBackend backend,
-            FeatureWindowSpec spec)
+            FeatureWindowSpec spec,
+            WindowReaderFunction<FeatureAccumulator, OUT, String, TimeWindow> reader,
+            TypeInformation<OUT> type)
             throws IOException {
         return SavepointReader.read(env, from, backend)
-                .window(TumblingEventTimeWindows.of(spec.windowSize()));
+                .window(TumblingEventTimeWindows.of(spec.windowSize()))
+                .aggregate(
+                        Uids.FEATURE_WINDOW_V1,
+                        new AccumulatorReadout(),
+                        reader,
+                        Types.STRING,
+                        FeatureAccumulatorTypeInfo.INSTANCE,
+                        type);
     }
 
     /** Deletes what a failed migration wrote: {@code target}, or its contents if it was there. */

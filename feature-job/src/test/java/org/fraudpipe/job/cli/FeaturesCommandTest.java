@@ -1,14 +1,14 @@
 package org.fraudpipe.job.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.fraudpipe.job.testing.Cli.fraud;
 
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import org.fraudpipe.job.config.JobConfig;
 import org.fraudpipe.job.config.JobOption;
+import org.fraudpipe.job.testing.Cli;
 import org.fraudpipe.job.testing.LatenessFixture;
 import org.fraudpipe.scoring.data.LabelledFeaturesJson;
 import org.fraudpipe.scoring.data.LabelledWindow;
@@ -20,21 +20,10 @@ class FeaturesCommandTest {
 
     @TempDir Path tmp;
 
-    private record Run(int exitCode, String out, String err) {}
-
-    private static Run fraud(String... args) {
-        CommandLine cli = FraudCli.commandLine();
-        StringWriter out = new StringWriter();
-        StringWriter err = new StringWriter();
-        cli.setOut(new PrintWriter(out, true));
-        cli.setErr(new PrintWriter(err, true));
-        return new Run(cli.execute(args), out.toString(), err.toString());
-    }
-
     @Test
     void writesLabelledFeaturesOfASimulationThatTheTrainerReads() throws Exception {
         Path tx = tmp.resolve("tx.jsonl");
-        Run sim =
+        Cli.Run sim =
                 fraud(
                         "simulate",
                         "--users",
@@ -51,7 +40,7 @@ class FeaturesCommandTest {
                         tx.toString());
         assertThat(sim.exitCode()).as(sim.err()).isZero();
         Path out = tmp.resolve("features.jsonl");
-        Run r = fraud("features", "--transactions", tx.toString(), "--out", out.toString());
+        Cli.Run r = fraud("features", "--transactions", tx.toString(), "--out", out.toString());
         assertThat(r.exitCode()).as(r.err()).isZero();
         assertThat(r.out())
                 .contains("wrote " + out)
@@ -68,7 +57,7 @@ class FeaturesCommandTest {
     void missingLabelsFileIsAUsageErrorNamingTheOption() throws Exception {
         Path tx = tmp.resolve("tx.jsonl");
         Files.writeString(tx, "");
-        Run r =
+        Cli.Run r =
                 fraud(
                         "features",
                         "--transactions",
@@ -82,7 +71,7 @@ class FeaturesCommandTest {
 
     @Test
     void helpListsTheSemanticsAndTheJobsStreamingOptionsWithTheirDefaults() {
-        Run r = fraud("features", "--help");
+        Cli.Run r = fraud("features", "--help");
 
         assertThat(r.exitCode()).isZero();
         assertThat(r.out())
@@ -186,7 +175,7 @@ class FeaturesCommandTest {
         Path out = tmp.resolve("served.jsonl");
 
         for (String semantics : new String[] {"ideal", "as-served"}) {
-            Run r =
+            Cli.Run r =
                     fraud(
                             "features",
                             "--transactions",
@@ -215,7 +204,7 @@ class FeaturesCommandTest {
         return all;
     }
 
-    private static void assertUsageError(Run r, String message) {
+    private static void assertUsageError(Cli.Run r, String message) {
         assertThat(r.exitCode()).as(r.err()).isEqualTo(2);
         assertThat(r.err()).contains(message);
     }

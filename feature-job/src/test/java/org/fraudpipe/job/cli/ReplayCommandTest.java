@@ -1,14 +1,14 @@
 package org.fraudpipe.job.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.fraudpipe.job.testing.Cli.fraud;
 
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import org.fraudpipe.job.config.JobConfig;
 import org.fraudpipe.job.replay.ReplayConfig;
+import org.fraudpipe.job.testing.Cli;
 import org.fraudpipe.job.window.ProcessingTimeSource;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -19,18 +19,6 @@ class ReplayCommandTest {
 
     @TempDir Path tmp;
 
-    private record Run(int exitCode, String out, String err) {}
-
-    private static Run fraud(String... args) {
-        CommandLine cli = FraudCli.commandLine();
-        StringWriter out = new StringWriter();
-        StringWriter err = new StringWriter();
-        cli.setOut(new PrintWriter(out, true));
-        cli.setErr(new PrintWriter(err, true));
-        int code = cli.execute(args);
-        return new Run(code, out.toString(), err.toString());
-    }
-
     private static ReplayConfig parse(String... args) {
         CommandLine cl = ReplayCommand.commandLine();
         cl.parseArgs(args);
@@ -39,7 +27,7 @@ class ReplayCommandTest {
 
     @Test
     void helpListsTheJobsEventTimeOptionsWithTheWindowAlias() {
-        Run r = fraud("replay", "--help");
+        Cli.Run r = fraud("replay", "--help");
 
         assertThat(r.exitCode()).isZero();
         assertThat(r.out())
@@ -91,7 +79,7 @@ class ReplayCommandTest {
 
     @Test
     void aMissingInputFileIsAUsageErrorNamingTheOption() {
-        Run r =
+        Cli.Run r =
                 fraud(
                         "replay",
                         "--input",
@@ -109,12 +97,12 @@ class ReplayCommandTest {
         Path input = Files.writeString(tmp.resolve("tx.jsonl"), "");
         String out = tmp.resolve("out").toString();
 
-        Run duration =
+        Cli.Run duration =
                 fraud("replay", "--input", input.toString(), "--output", out, "--window", "0s");
         assertThat(duration.exitCode()).isEqualTo(2);
         assertThat(duration.err()).contains("--window-size must be positive");
 
-        Run backend =
+        Cli.Run backend =
                 fraud(
                         "replay",
                         "--input",
@@ -126,18 +114,19 @@ class ReplayCommandTest {
         assertThat(backend.exitCode()).isEqualTo(2);
         assertThat(backend.err()).contains("--state-backend 'x' is not one of: rocksdb, hashmap");
 
-        Run notADir = fraud("replay", "--input", input.toString(), "--output", input.toString());
+        Cli.Run notADir =
+                fraud("replay", "--input", input.toString(), "--output", input.toString());
         assertThat(notADir.exitCode()).isEqualTo(2);
         assertThat(notADir.err()).contains("exists and is not a directory");
 
         Path outDir = Files.createDirectories(tmp.resolve("o"));
         Path overwritten = Files.writeString(outDir.resolve("features.jsonl"), "");
-        Run selfOverwrite =
+        Cli.Run selfOverwrite =
                 fraud("replay", "--input", overwritten.toString(), "--output", outDir.toString());
         assertThat(selfOverwrite.exitCode()).isEqualTo(2);
         assertThat(selfOverwrite.err()).contains("is one of the files the replay writes");
 
-        Run missing = fraud("replay", "--input", input.toString());
+        Cli.Run missing = fraud("replay", "--input", input.toString());
         assertThat(missing.exitCode()).isEqualTo(2);
         assertThat(missing.err()).contains("Missing required option: '--output=DIR'");
     }
@@ -181,7 +170,7 @@ class ReplayCommandTest {
         String out = tmp.resolve("out").toString();
         Path old = Files.createDirectories(tmp.resolve("old").resolve("transactions"));
 
-        Run existing =
+        Cli.Run existing =
                 fraud(
                         "replay",
                         "--input",
@@ -194,7 +183,7 @@ class ReplayCommandTest {
         assertThat(existing.err())
                 .contains("--archive " + old.getParent() + " already holds an archive");
 
-        Run file =
+        Cli.Run file =
                 fraud(
                         "replay",
                         "--input",
@@ -206,7 +195,7 @@ class ReplayCommandTest {
         assertThat(file.exitCode()).isEqualTo(2);
         assertThat(file.err()).contains("exists and is not a directory");
 
-        Run scheme =
+        Cli.Run scheme =
                 fraud(
                         "replay",
                         "--input",

@@ -1,40 +1,24 @@
 package org.fraudpipe.job.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.fraudpipe.job.testing.Cli.fraud;
 
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import org.fraudpipe.job.sim.LabelJson;
 import org.fraudpipe.job.sim.TransactionJson;
+import org.fraudpipe.job.testing.Cli;
 import org.fraudpipe.schemas.Topic;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import picocli.CommandLine;
 
 class SimulateCommandTest {
 
     @TempDir Path tmp;
 
     /** Exit code and console output of one command line. */
-    private record Run(int exitCode, String out, String err) {}
-
-    private static Run run(CommandLine cli, String... args) {
-        StringWriter out = new StringWriter();
-        StringWriter err = new StringWriter();
-        cli.setOut(new PrintWriter(out, true));
-        cli.setErr(new PrintWriter(err, true));
-        int code = cli.execute(args);
-        return new Run(code, out.toString(), err.toString());
-    }
-
-    private static Run fraud(String... args) {
-        return run(FraudCli.commandLine(), args);
-    }
-
-    private Run simulate(Path dir, String seed) {
+    private Cli.Run simulate(Path dir, String seed) {
         return fraud(
                 "simulate",
                 "--users",
@@ -51,8 +35,8 @@ class SimulateCommandTest {
 
     @Test
     void sameSeedWritesByteIdenticalFiles() throws Exception {
-        Run a = simulate(tmp.resolve("a"), "7");
-        Run b = simulate(tmp.resolve("b"), "7");
+        Cli.Run a = simulate(tmp.resolve("a"), "7");
+        Cli.Run b = simulate(tmp.resolve("b"), "7");
         assertThat(a.exitCode()).as(a.err()).isZero();
         assertThat(b.exitCode()).as(b.err()).isZero();
         for (String name : List.of("tx.jsonl", "tx.jsonl.labels.jsonl")) {
@@ -75,7 +59,7 @@ class SimulateCommandTest {
     @Test
     void writesOneLabelPerIdAndPrintsTheSummary() throws Exception {
         Path labels = tmp.resolve("labels/l.jsonl");
-        Run r =
+        Cli.Run r =
                 fraud(
                         "simulate",
                         "--users",
@@ -116,7 +100,7 @@ class SimulateCommandTest {
 
     @Test
     void helpListsTheOptions() {
-        Run r = fraud("simulate", "--help");
+        Cli.Run r = fraud("simulate", "--help");
         assertThat(r.exitCode()).isZero();
         assertThat(r.out())
                 .contains(
@@ -134,7 +118,7 @@ class SimulateCommandTest {
 
     @Test
     void badDurationFailsNamingTheOption() {
-        Run r = fraud("simulate", "--duration", "5x", "--out", tmp.resolve("x").toString());
+        Cli.Run r = fraud("simulate", "--duration", "5x", "--out", tmp.resolve("x").toString());
         assertThat(r.exitCode()).isEqualTo(2);
         assertThat(r.err())
                 .contains("Invalid value for option '--duration'", "'5x' is not a duration");
@@ -143,21 +127,21 @@ class SimulateCommandTest {
 
     @Test
     void outOfRangeRateFailsNamingTheOption() {
-        Run r = fraud("simulate", "--fraud-share", "0.9", "--out", tmp.resolve("x").toString());
+        Cli.Run r = fraud("simulate", "--fraud-share", "0.9", "--out", tmp.resolve("x").toString());
         assertThat(r.exitCode()).isEqualTo(2);
         assertThat(r.err()).contains("--fraud-share must be in [0, 0.5], got 0.9");
     }
 
     @Test
     void withoutOutOrBrokerThereIsNothingToDo() {
-        Run r = fraud("simulate");
+        Cli.Run r = fraud("simulate");
         assertThat(r.exitCode()).isEqualTo(2);
         assertThat(r.err()).contains("nothing to do", "--out", "--bootstrap-servers");
     }
 
     @Test
     void fileDoesNotTakeGenerationOptions() {
-        Run r =
+        Cli.Run r =
                 fraud(
                         "simulate",
                         "--file",

@@ -1,19 +1,18 @@
 package org.fraudpipe.job.export;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.fraudpipe.job.testing.Cli.fraud;
 import static org.fraudpipe.job.testing.LatenessFixture.W12_00;
 import static org.fraudpipe.job.testing.LatenessFixture.W12_10;
 import static org.fraudpipe.job.testing.LatenessFixture.W13_00;
 
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.stream.Collectors;
-import org.fraudpipe.job.cli.FraudCli;
+import org.fraudpipe.job.testing.Cli;
 import org.fraudpipe.job.testing.LatenessFixture;
 import org.fraudpipe.schemas.avro.FeatureRecord;
 import org.fraudpipe.schemas.avro.Timing;
@@ -21,7 +20,6 @@ import org.fraudpipe.scoring.data.LabelledFeaturesJson;
 import org.fraudpipe.scoring.data.LabelledWindow;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import picocli.CommandLine;
 
 /**
  * {@code ./fraud features --semantics as-served} end to end: a real replay (MiniCluster) of {@link
@@ -30,17 +28,6 @@ import picocli.CommandLine;
 class AsServedFeatureExportIT {
 
     @TempDir Path tmp;
-
-    private record Run(int exitCode, String out, String err) {}
-
-    private static Run fraud(String... args) {
-        CommandLine cli = FraudCli.commandLine();
-        StringWriter out = new StringWriter();
-        StringWriter err = new StringWriter();
-        cli.setOut(new PrintWriter(out, true));
-        cli.setErr(new PrintWriter(err, true));
-        return new Run(cli.execute(args), out.toString(), err.toString());
-    }
 
     private static Map<String, LabelledWindow> byWindow(List<LabelledWindow> windows) {
         return windows.stream()
@@ -60,9 +47,9 @@ class AsServedFeatureExportIT {
         Path idealOut = tmp.resolve("out/ideal.jsonl");
         Path servedOut = tmp.resolve("out/served.jsonl");
 
-        Run ideal =
+        Cli.Run ideal =
                 fraud("features", "--transactions", tx.toString(), "--out", idealOut.toString());
-        Run served =
+        Cli.Run served =
                 fraud(
                         "features",
                         "--transactions",

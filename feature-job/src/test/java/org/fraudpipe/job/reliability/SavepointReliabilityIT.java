@@ -3,8 +3,6 @@ package org.fraudpipe.job.reliability;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.net.URISyntaxException;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -20,11 +18,11 @@ import org.apache.flink.runtime.minicluster.MiniCluster;
 import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
 import org.apache.flink.test.junit5.InjectMiniCluster;
 import org.apache.flink.test.junit5.MiniClusterExtension;
-import org.fraudpipe.job.cli.FraudCli;
 import org.fraudpipe.job.local.KafkaTestBroker;
 import org.fraudpipe.job.savepoint.SavepointMigration;
 import org.fraudpipe.job.testing.Await;
 import org.fraudpipe.job.testing.BatchRecomputation;
+import org.fraudpipe.job.testing.Cli;
 import org.fraudpipe.job.testing.JobDeployment;
 import org.fraudpipe.job.testing.Panes;
 import org.fraudpipe.job.testing.RunningJob;
@@ -42,7 +40,6 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
-import picocli.CommandLine;
 
 /**
  * Issue #7, items 2, 3 and 11: what survives a stop with savepoint, a rescale and an upgrade, on
@@ -224,9 +221,9 @@ class SavepointReliabilityIT {
                     + " the migrated savepoint restores and finishes every window exactly")
     void theCommittedSavepointOfTheFirstReleaseMigratesAndRestores(
             @InjectMiniCluster MiniCluster cluster) throws Exception {
-        JobDeployment deployment = UpgradeFixture.deployment(KAFKA, checkpoints);
-        Path original = savepoints.resolve("upgrade-v1");
-        UpgradeFixture.copySavepoint(fixtureDirectory(), original);
+        JobDeployment deployment = UpgradeFixture.deployment(KAFKA, checkpoints, UpgradeFixture.V1);
+        Path original = savepoints.resolve(UpgradeFixture.V1);
+        UpgradeFixture.copySavepoint(fixtureDirectory(UpgradeFixture.V1), original);
         String originalUri = original.toUri().toString();
         Path migrated = savepoints.resolve("upgrade-v1-migrated");
 
@@ -237,32 +234,14 @@ class SavepointReliabilityIT {
                 .hasMessageContaining("./fraud savepoint migrate --from " + originalUri);
 
         // A migration with another lateness than the job's stops, saying so, and writes nothing.
-        CommandResult wrongLateness =
-                fraud(
-                        "savepoint",
-                        "migrate",
-                        "--from",
-                        originalUri,
-                        "--to",
-                        migrated.toString(),
-                        "--allowed-lateness",
-                        "5m");
+        Cli.Run wrongLateness = migrate(originalUri, migrated, "5m");
         assertThat(wrongLateness.exitCode()).isEqualTo(1);
         assertThat(wrongLateness.err())
                 .contains("has no cleanup timer PT5M after its end")
                 .contains("pass the --allowed-lateness the job ran with");
         assertThat(migrated).doesNotExist();
 
-        CommandResult migration =
-                fraud(
-                        "savepoint",
-                        "migrate",
-                        "--from",
-                        originalUri,
-                        "--to",
-                        migrated.toString(),
-                        "--allowed-lateness",
-                        "2m");
+        Cli.Run migration = migrate(originalUri, migrated, "2m");
         // Windows 1 (fired, within lateness) and 2 (open) of the 4 users; window 0 was dropped.
         assertThat(migration.exitCode()).as(migration.err()).isZero();
         assertThat(migration.out()).contains("Migrated 8 windows");
@@ -271,13 +250,50 @@ class SavepointReliabilityIT {
                 .as("the input is left as it was")
                 .isTrue();
 
+        restoreAndFinishEveryWindow(cluster, deployment, migrated.toUri().toString());
+    }
+
+    @Test
+    @DisplayName(
+            "#8 upgrade safety of the current window state: the committed savepoint of the build"
+                    + " that introduced it restores as it is and the job finishes every window"
+                    + " exactly")
+    void theCommittedSavepointOfTheCurrentWindowStateRestoresAsItIs(
+            @InjectMiniCluster MiniCluster cluster) throws Exception {
+        JobDeployment deployment = UpgradeFixture.deployment(KAFKA, checkpoints, UpgradeFixture.V2);
+        Path savepoint = savepoints.resolve(UpgradeFixture.V2);
+        UpgradeFixture.copySavepoint(fixtureDirectory(UpgradeFixture.V2), savepoint);
+        assertThat(SavepointMigration.needsMigration(savepoint.toString())).isFalse();
+
+        restoreAndFinishEveryWindow(cluster, deployment, savepoint.toUri().toString());
+    }
+
+    /** {@code ./fraud savepoint migrate} of the fixture's window size, with {@code lateness}. */
+    private static Cli.Run migrate(String from, Path to, String lateness) {
+        return Cli.fraud(
+                "savepoint",
+                "migrate",
+                "--from",
+                from,
+                "--to",
+                to.toString(),
+                "--allowed-lateness",
+                lateness);
+    }
+
+    /**
+     * Produces the fixture's phase A at the same offsets, restores the job from {@code savepoint},
+     * produces phase B, and checks every pane after the restore: u01's window 1 re-fires as
+     * revision 1 with 6 transactions, windows 2 and 3 fire on time with all 5, and every final
+     * value equals the batch recomputation.
+     */
+    private void restoreAndFinishEveryWindow(
+            MiniCluster cluster, JobDeployment deployment, String savepoint) throws Exception {
         try (TransactionProducer producer = deployment.producer()) {
             // The input the savepoint was taken over, at the same offsets; then what came after.
             producer.sendAll(UpgradeFixture.phaseA());
             RunningJob job =
-                    new RunningJob(
-                            cluster,
-                            deployment.job().restoringFrom(migrated.toUri().toString()).start());
+                    new RunningJob(cluster, deployment.job().restoringFrom(savepoint).start());
             try {
                 producer.sendAll(UpgradeFixture.phaseB());
                 // After the restore (this broker never saw the panes before it): u01's window 1
@@ -288,13 +304,13 @@ class SavepointReliabilityIT {
                 FeatureRecord refire =
                         last.get(new Panes.Key("u01", UpgradeFixture.TRAFFIC.windowStart(1)));
                 assertThat(refire).as("u01's window 1 re-fired after the restore").isNotNull();
-                // Revision 1 and 6 transactions: pane progress and accumulators were migrated.
+                // Revision 1 and 6 transactions: pane progress and accumulators were restored.
                 assertThat(refire.getRevision()).isEqualTo(1);
                 assertThat(refire.getTiming()).isEqualTo(Timing.LATE);
                 assertThat(refire.getLateRecordsIncluded()).isEqualTo(1);
                 assertThat(refire.getTxCount()).isEqualTo(6);
                 // Window 2 had one transaction per user in the savepoint: all 5 are counted, in
-                // its on-time pane (the migrated timer fired it).
+                // its on-time pane (the restored timer fired it).
                 assertThat(features)
                         .filteredOn(
                                 f ->
@@ -317,19 +333,6 @@ class SavepointReliabilityIT {
         }
     }
 
-    /** A {@code ./fraud} command's exit code and output, run as the launcher runs it. */
-    private record CommandResult(int exitCode, String out, String err) {}
-
-    private static CommandResult fraud(String... args) {
-        StringWriter out = new StringWriter();
-        StringWriter err = new StringWriter();
-        CommandLine cl = FraudCli.commandLine();
-        cl.setOut(new PrintWriter(out, true));
-        cl.setErr(new PrintWriter(err, true));
-        int code = cl.execute(args);
-        return new CommandResult(code, out.toString(), err.toString());
-    }
-
     private static Map<Panes.Key, Panes.Features> restrict(
             Map<Panes.Key, Panes.Features> map, Set<Panes.Key> keys) {
         return map.entrySet().stream()
@@ -339,20 +342,23 @@ class SavepointReliabilityIT {
                                 Map.Entry::getKey, Map.Entry::getValue, (a, b) -> a, TreeMap::new));
     }
 
-    private static Path fixtureDirectory() throws URISyntaxException {
-        return Path.of(SavepointReliabilityIT.class.getResource(UpgradeFixture.RESOURCE).toURI());
+    private static Path fixtureDirectory(String run) throws URISyntaxException {
+        return Path.of(
+                SavepointReliabilityIT.class.getResource(UpgradeFixture.resource(run)).toURI());
     }
 
     /**
-     * Not a test: rewrites the committed savepoint of {@link UpgradeFixture} with the current
-     * build, into the directory named by {@value #REGENERATE_PROPERTY}. Only for a deliberate new
-     * fixture (README in the fixture's directory): the committed one must stay the earlier build's.
+     * Not a test: writes a savepoint of {@link UpgradeFixture} with the current build into the
+     * directory named by {@value #REGENERATE_PROPERTY}, for the deployment named like that
+     * directory ({@code .../upgrade-v3} runs deployment {@code upgrade-v3}). Only for a deliberate
+     * new fixture (README in the fixtures' directory): a committed one must stay its build's.
      */
     @Test
     @EnabledIfSystemProperty(named = REGENERATE_PROPERTY, matches = ".+")
     void regenerateUpgradeSavepoint(@InjectMiniCluster MiniCluster cluster) throws Exception {
         Path out = Path.of(System.getProperty(REGENERATE_PROPERTY));
-        JobDeployment deployment = UpgradeFixture.deployment(KAFKA, checkpoints);
+        JobDeployment deployment =
+                UpgradeFixture.deployment(KAFKA, checkpoints, out.getFileName().toString());
         try (TransactionProducer producer = deployment.producer()) {
             RunningJob job = new RunningJob(cluster, deployment.start());
             producer.sendAll(UpgradeFixture.phaseA());

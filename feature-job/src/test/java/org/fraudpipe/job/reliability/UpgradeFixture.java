@@ -16,14 +16,14 @@ import org.fraudpipe.job.testing.TransactionProducer.PartitionedTransaction;
 import org.fraudpipe.schemas.avro.Transaction;
 
 /**
- * The committed savepoint of an earlier build ({@code src/test/resources/savepoints/upgrade-v1},
- * see the README there) and the input around it: what it was taken over, and what a restoring test
- * produces next.
+ * The committed savepoints of earlier builds ({@code src/test/resources/savepoints/upgrade-v1} and
+ * {@code upgrade-v2}, see the README there) and the input around them: what they were taken over,
+ * and what a restoring test produces next.
  *
- * <p>The deployment is fixed ({@link #RUN}: topic names, consumer group, transactional ids, as the
- * savepoint's source and sink state name them; parallelism 2, max parallelism 128). The input is
- * {@link KnownCountTraffic} of 4 users over 4 windows with 5 transactions each, cut at {@link #CUT}
- * (window 2 + 110 s):
+ * <p>The deployment is fixed per savepoint ({@link #V1}, {@link #V2}: topic names, consumer group,
+ * transactional ids, as the savepoint's source and sink state name them; parallelism 2, max
+ * parallelism 128). The input is {@link KnownCountTraffic} of 4 users over 4 windows with 5
+ * transactions each, cut at {@link #CUT} (window 2 + 110 s):
  *
  * <ul>
  *   <li>{@link #phaseA()}, before the cut, was consumed when the savepoint was taken: windows 0 and
@@ -40,8 +40,16 @@ import org.fraudpipe.schemas.avro.Transaction;
  */
 final class UpgradeFixture {
 
-    /** Names of the deployment the savepoint belongs to. */
-    static final String RUN = "upgrade-v1";
+    /**
+     * The first release's savepoint (Flink's {@code WindowOperator}: migrated before a restore);
+     * also the name of its deployment (topics, group, transactional ids).
+     */
+    static final String V1 = "upgrade-v1";
+
+    /**
+     * The savepoint of the current window state ({@code FeatureWindowFunction}), restored as is.
+     */
+    static final String V2 = "upgrade-v2";
 
     static final int PARTITIONS = 3;
     static final Duration WINDOW = Duration.ofMinutes(10);
@@ -50,8 +58,10 @@ final class UpgradeFixture {
             new KnownCountTraffic(4, 4, 5, START, WINDOW, PARTITIONS);
     static final Instant CUT = TRAFFIC.windowStart(2).plusSeconds(110);
 
-    /** The committed savepoint directory, as a classpath resource. */
-    static final String RESOURCE = "/savepoints/upgrade-v1";
+    /** The committed savepoint directory of {@code run}, as a classpath resource. */
+    static String resource(String run) {
+        return "/savepoints/" + run;
+    }
 
     /** The late transaction of phase B: user u01 (partition 1), window 1, 9 min 40 s into it. */
     static final PartitionedTransaction LATE_FOR_WINDOW_1 =
@@ -70,11 +80,11 @@ final class UpgradeFixture {
 
     private UpgradeFixture() {}
 
-    /** The deployment the savepoint belongs to, on {@code kafka} (topics created). */
-    static JobDeployment deployment(KafkaTestBroker kafka, Path checkpoints) {
+    /** The deployment savepoint {@code run} belongs to, on {@code kafka} (topics created). */
+    static JobDeployment deployment(KafkaTestBroker kafka, Path checkpoints, String run) {
         return JobDeployment.createExactly(
                 kafka,
-                RUN,
+                run,
                 PARTITIONS,
                 checkpoints,
                 Map.of("idleness", "30m", "parallelism", "2", "max-parallelism", "128"));

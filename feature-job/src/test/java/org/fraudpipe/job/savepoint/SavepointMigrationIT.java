@@ -37,8 +37,10 @@ import org.junit.jupiter.api.io.TempDir;
  * {@link SavepointMigration} on the committed first-release savepoint ({@code
  * savepoints/upgrade-v1}, README there: 4 users, window 1 fired and within its 2 min lateness with
  * 5 transactions each, window 2 open with 1 each), its output read back with the State Processor
- * API. That the migrated savepoint restores into the running job and finishes every window exactly
- * is {@code SavepointReliabilityIT#theCommittedSavepointOfTheFirstReleaseMigratesAndRestores}.
+ * API, and compared with the current build's own savepoint after the same input ({@code
+ * savepoints/upgrade-v2}). That the migrated savepoint restores into the running job and finishes
+ * every window exactly is {@code
+ * SavepointReliabilityIT#theCommittedSavepointOfTheFirstReleaseMigratesAndRestores}.
  */
 class SavepointMigrationIT {
 
@@ -84,6 +86,9 @@ class SavepointMigrationIT {
                         + "]";
         assertThat(users).containsOnlyKeys("u00", "u01", "u02", "u03");
         assertThat(users).allSatisfy((user, windows) -> assertThat(windows).isEqualTo(expected));
+        // The same as the current build's own savepoint after the same input
+        // (savepoints/upgrade-v2).
+        assertThat(users).isEqualTo(readWindows(currentBuildSavepoint()));
 
         assertThat(SavepointMigration.needsMigration(to)).isFalse();
         assertThatCode(() -> SavepointMigration.refuseUnmigrated(to)).doesNotThrowAnyException();
@@ -119,6 +124,15 @@ class SavepointMigrationIT {
                 .hasStackTraceContaining("the savepoint's windows are PT10M long")
                 .hasStackTraceContaining("pass the --window-size the job ran with");
         assertThat(to).doesNotExist();
+    }
+
+    private String currentBuildSavepoint() throws Exception {
+        Path v2 = dir.resolve("upgrade-v2");
+        Files.createDirectories(v2);
+        Files.copy(
+                Path.of(getClass().getResource("/savepoints/upgrade-v2/_metadata").toURI()),
+                v2.resolve("_metadata"));
+        return v2.toString();
     }
 
     /** Per user: each window's pane bookkeeping and records, then the user's timers. */
