@@ -459,14 +459,18 @@ public final class BenchCommand implements Callable<Integer> {
             runs.put(system, run);
             log.printf(
                     Locale.ROOT,
-                    "bench: %s: %,.0f events/s, %,.0f events per CPU-second (%.2f cores busy);"
-                            + " second half %,.0f events/s, %,.0f per CPU-second%n",
+                    "bench: %s: %,.0f events/s, %,.0f events per CPU-second (%.2f cores busy);%s%n",
                     system,
                     number(run.get("eventsPerSecond")),
                     number(run.get("eventsPerCpuSecond")),
                     number(run.get("cpuCoresBusy")),
-                    number(run.get("secondHalfEventsPerSecond")),
-                    number(run.get("secondHalfEventsPerCpuSecond")));
+                    run.get("secondHalfEventsPerSecond") == null
+                            ? " no second half (too few one-second samples)"
+                            : String.format(
+                                    Locale.ROOT,
+                                    " second half %,.0f events/s, %,.0f per CPU-second",
+                                    number(run.get("secondHalfEventsPerSecond")),
+                                    number(run.get("secondHalfEventsPerCpuSecond"))));
             boolean ours = isOurs(system);
             FinalFeatures features =
                     new FinalFeatures(
