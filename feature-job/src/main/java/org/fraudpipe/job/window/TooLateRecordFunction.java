@@ -13,8 +13,7 @@ import org.fraudpipe.schemas.avro.Transaction;
 /**
  * Turns a transaction the feature window set aside as too late (its late-data side output) into a
  * {@link LateRecord} kept as data, and counts it in the metric (and accumulator, {@link Tally})
- * {@value #TOO_LATE_RECORDS_METRIC} (Flink's own {@code numLateRecordsDropped} stays 0 when a side
- * output is configured).
+ * {@value #TOO_LATE_RECORDS_METRIC}.
  *
  * <p>Fields: reason {@code TOO_LATE}; the window the record missed (by {@link WindowAssignment},
  * the same assignment as the window operator); {@code detectedAt} = this operator's processing
