@@ -52,16 +52,10 @@ final class ParityFixtures {
 
     static FeatureRecord features(
             String user, long windowStart, FeatureValues v, int revision, Instant emittedAt) {
-        return FeatureRecord.newBuilder()
+        return v.writeTo(FeatureRecord.newBuilder())
                 .setUserId(user)
                 .setWindowStart(Instant.ofEpochMilli(windowStart))
                 .setWindowEnd(Instant.ofEpochMilli(windowStart + SIZE))
-                .setTxCount(v.txCount())
-                .setAmountSum(v.amountSum())
-                .setAmountMax(v.amountMax())
-                .setDistinctDevices(v.distinctDevices())
-                .setDistinctMerchants(v.distinctMerchants())
-                .setDistinctCountries(v.distinctCountries())
                 .setRevision(revision)
                 .setTiming(revision == 0 ? Timing.ON_TIME : Timing.LATE)
                 .setLateRecordsIncluded(0)

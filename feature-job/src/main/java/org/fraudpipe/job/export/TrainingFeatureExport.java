@@ -197,16 +197,10 @@ public final class TrainingFeatureExport {
     /** The ideal FeatureRecord of one window. */
     private FeatureRecord record(WindowRef w, FeatureValues v) {
         Instant start = w.windowStart();
-        return FeatureRecord.newBuilder()
+        return v.writeTo(FeatureRecord.newBuilder())
                 .setUserId(w.userId())
                 .setWindowStart(start)
                 .setWindowEnd(start.plus(windowSize))
-                .setTxCount(v.txCount())
-                .setAmountSum(v.amountSum())
-                .setAmountMax(v.amountMax())
-                .setDistinctDevices(v.distinctDevices())
-                .setDistinctMerchants(v.distinctMerchants())
-                .setDistinctCountries(v.distinctCountries())
                 .setRevision(0)
                 .setTiming(Timing.ON_TIME)
                 .setLateRecordsIncluded(0)

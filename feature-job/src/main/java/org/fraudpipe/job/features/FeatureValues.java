@@ -1,5 +1,7 @@
 package org.fraudpipe.job.features;
 
+import org.fraudpipe.schemas.avro.FeatureRecord;
+
 /**
  * The features of one user over one window: the result of {@link FeatureAggregator}, identical for
  * the streaming job, the batch parity check and training export.
@@ -40,5 +42,18 @@ public record FeatureValues(
         if (distinctDevices < 0 || distinctMerchants < 0 || distinctCountries < 0) {
             throw new IllegalArgumentException("distinct counts must not be negative");
         }
+    }
+
+    /**
+     * Sets the six feature fields of a {@link FeatureRecord} to these values: the one place the
+     * feature contract meets the record, for the streaming window and for training export alike.
+     */
+    public FeatureRecord.Builder writeTo(FeatureRecord.Builder record) {
+        return record.setTxCount(txCount)
+                .setAmountSum(amountSum)
+                .setAmountMax(amountMax)
+                .setDistinctDevices(distinctDevices)
+                .setDistinctMerchants(distinctMerchants)
+                .setDistinctCountries(distinctCountries);
     }
 }

@@ -165,16 +165,10 @@ public final class FeatureWindowFunction
         FeatureValues values = aggregator.getResult(pane.accumulator());
         long watermark = timers.currentWatermark();
         out.collect(
-                FeatureRecord.newBuilder()
+                values.writeTo(FeatureRecord.newBuilder())
                         .setUserId(userId)
                         .setWindowStart(Instant.ofEpochMilli(start))
                         .setWindowEnd(Instant.ofEpochMilli(end))
-                        .setTxCount(values.txCount())
-                        .setAmountSum(values.amountSum())
-                        .setAmountMax(values.amountMax())
-                        .setDistinctDevices(values.distinctDevices())
-                        .setDistinctMerchants(values.distinctMerchants())
-                        .setDistinctCountries(values.distinctCountries())
                         .setRevision(pane.revision())
                         .setTiming(timing)
                         .setLateRecordsIncluded(saturatedInt(pane.lateRecordsIncluded()))
