@@ -10,7 +10,7 @@ import org.fraudpipe.job.archive.FileArchive;
 import org.fraudpipe.job.config.JobConfig;
 import org.fraudpipe.job.kafka.KafkaIO;
 import org.fraudpipe.job.kafka.StartupChecks;
-import org.fraudpipe.job.savepoint.SavepointMigration;
+import org.fraudpipe.job.savepoint.SavepointGuard;
 import org.fraudpipe.job.scoring.OnnxPaneScorer;
 import org.fraudpipe.job.topology.FeatureJobTopology;
 import org.fraudpipe.job.topology.JobEnvironment;
@@ -66,7 +66,7 @@ public final class KafkaFeatureJob {
         // A first-release savepoint to restore from: refused with the migration to run.
         env.getConfiguration()
                 .getOptional(StateRecoveryOptions.SAVEPOINT_PATH)
-                .ifPresent(SavepointMigration::refuseUnmigrated);
+                .ifPresent(SavepointGuard::refuseUnmigrated);
         // Then the archive (no network either): a local path is refused on a cluster.
         Optional<FileArchive> archive = FileArchive.forJob(config, !JobEnvironment.isLocal(env));
         StartupChecks.verify(config);

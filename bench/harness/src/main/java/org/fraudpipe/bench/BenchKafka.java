@@ -18,9 +18,9 @@ import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
-import org.fraudpipe.job.local.BrokerRuntime;
-import org.fraudpipe.job.local.LocalKafkaBroker;
-import org.fraudpipe.job.local.LocalSchemaRegistry;
+import org.fraudpipe.local.BrokerRuntime;
+import org.fraudpipe.local.LocalKafkaBroker;
+import org.fraudpipe.local.LocalSchemaRegistry;
 
 /**
  * The benchmark's Kafka: a local broker and schema registry of the project's local runtime ({@link

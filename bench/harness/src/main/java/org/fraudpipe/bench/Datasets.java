@@ -15,13 +15,13 @@ import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.serialization.Serializer;
 import org.fraudpipe.bench.probe.RunProbe;
-import org.fraudpipe.job.sim.SimulatedRecord;
-import org.fraudpipe.job.sim.SimulationConfig;
-import org.fraudpipe.job.sim.TransactionPublisher;
-import org.fraudpipe.job.sim.TransactionSimulator;
 import org.fraudpipe.schemas.Topic;
 import org.fraudpipe.schemas.avro.Transaction;
 import org.fraudpipe.schemas.wire.TopicSerdes;
+import org.fraudpipe.sim.SimulatedRecord;
+import org.fraudpipe.sim.SimulationConfig;
+import org.fraudpipe.sim.TransactionPublisher;
+import org.fraudpipe.sim.TransactionSimulator;
 
 /**
  * The benchmark's inputs, each published once to a topic of its own, as fast as the producer goes

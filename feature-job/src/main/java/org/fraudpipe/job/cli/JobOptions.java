@@ -24,14 +24,14 @@ import picocli.CommandLine.ParseResult;
  * {@link JobConfig}. Values come from, in increasing precedence: defaults, {@code --config FILE} (a
  * properties file with the same names, without dashes), the command line.
  */
-final class JobOptions {
+public final class JobOptions {
 
-    static final String CONFIG_FILE = "--config";
+    public static final String CONFIG_FILE = "--config";
 
     private JobOptions() {}
 
     /** Adds the job's options to {@code spec}. */
-    static void addTo(CommandSpec spec) {
+    public static void addTo(CommandSpec spec) {
         spec.addOption(
                 OptionSpec.builder(CONFIG_FILE)
                         .paramLabel("FILE")
@@ -63,7 +63,7 @@ final class JobOptions {
      * default (or the command's own, from {@code defaults}). Read them back with {@link #given} and
      * {@link JobConfig#of}, so names, defaults and validation stay the job's.
      */
-    static void addSome(
+    public static void addSome(
             CommandSpec spec,
             List<JobOption> options,
             String alias,
@@ -93,7 +93,7 @@ final class JobOptions {
      * The values of those of {@code options} given on the command line ({@link #addSome}), by job
      * option key.
      */
-    static Map<String, String> given(ParseResult parsed, List<JobOption> options) {
+    public static Map<String, String> given(ParseResult parsed, List<JobOption> options) {
         Map<String, String> values = new LinkedHashMap<>();
         for (OptionSpec option : parsed.matchedOptions()) {
             for (JobOption o : options) {
@@ -106,7 +106,7 @@ final class JobOptions {
     }
 
     /** The validated configuration given on the command line (and in {@code --config}). */
-    static JobConfig read(ParseResult parsed) {
+    public static JobConfig read(ParseResult parsed) {
         Map<String, String> values = new LinkedHashMap<>();
         Path file = parsed.matchedOptionValue(CONFIG_FILE, null);
         if (file != null) {

@@ -39,7 +39,7 @@ import org.apache.avro.generic.GenericRecord;
 import org.apache.avro.generic.IndexedRecord;
 import org.apache.avro.specific.SpecificData;
 import org.apache.avro.specific.SpecificRecordBase;
-import org.fraudpipe.job.sim.TransactionJson;
+import org.fraudpipe.schemas.json.TransactionJson;
 
 /**
  * The JSON form of an Avro record as one line: the representation of the replay's output files,

@@ -9,10 +9,10 @@ import java.nio.charset.StandardCharsets;
 import org.fraudpipe.job.ingest.IngestedRecord;
 import org.fraudpipe.job.ingest.RecordIngestor;
 import org.fraudpipe.job.ingest.SourcePosition;
-import org.fraudpipe.job.sim.ReplayFormatException;
-import org.fraudpipe.job.sim.ReplayRecord;
-import org.fraudpipe.job.sim.TransactionJson;
 import org.fraudpipe.schemas.avro.DeadLetterReason;
+import org.fraudpipe.schemas.json.ReplayFormatException;
+import org.fraudpipe.schemas.json.ReplayRecord;
+import org.fraudpipe.schemas.json.TransactionJson;
 
 /**
  * Turns the lines of one replay file, in file order, into {@link IngestedRecord}s: the replay's

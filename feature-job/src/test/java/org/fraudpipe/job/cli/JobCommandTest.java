@@ -22,7 +22,7 @@ class JobCommandTest {
 
     private static String[] run(String... args) {
         StringWriter err = new StringWriter();
-        CommandLine cl = FraudCli.commandLine();
+        CommandLine cl = JobCommand.commandLine();
         cl.setErr(new PrintWriter(err, true));
         int exit = cl.execute(args);
         return new String[] {Integer.toString(exit), err.toString()};
@@ -31,8 +31,7 @@ class JobCommandTest {
     @Test
     void aMissingModelFileStopsTheJobNamingThePath() {
         Path missing = tmp.resolve("nope.onnx");
-        String[] r =
-                run("job", "--model", missing.toString(), "--bootstrap-servers", "localhost:1");
+        String[] r = run("--model", missing.toString(), "--bootstrap-servers", "localhost:1");
         assertThat(r[0]).isNotEqualTo("0");
         assertThat(r[1]).contains(missing.toString()).contains("--model");
     }
@@ -40,15 +39,14 @@ class JobCommandTest {
     @Test
     void aCorruptModelFileStopsTheJobNamingThePath() throws Exception {
         Path corrupt = Files.writeString(tmp.resolve("corrupt.onnx"), "not an onnx model");
-        String[] r =
-                run("job", "--model", corrupt.toString(), "--bootstrap-servers", "localhost:1");
+        String[] r = run("--model", corrupt.toString(), "--bootstrap-servers", "localhost:1");
         assertThat(r[0]).isNotEqualTo("0");
         assertThat(r[1]).contains(corrupt.toString());
     }
 
     @Test
     void badThresholdsStopTheJobNamingTheOption() {
-        String[] r = run("job", "--review-threshold", "0.95", "--block-threshold", "0.9");
+        String[] r = run("--review-threshold", "0.95", "--block-threshold", "0.9");
         assertThat(r[0]).isNotEqualTo("0");
         assertThat(r[1]).contains("--block-threshold (0.9) must be at least --review-threshold");
     }
@@ -57,7 +55,6 @@ class JobCommandTest {
     void anArchiveDirWithoutAFileSystemStopsTheJobNamingTheOption() {
         String[] r =
                 run(
-                        "job",
                         "--archive-dir",
                         "nosuchfs://bucket/archive",
                         "--bootstrap-servers",
@@ -68,7 +65,7 @@ class JobCommandTest {
 
     @Test
     void aMalformedArchiveDirStopsTheJobNamingTheOption() {
-        String[] r = run("job", "--archive-dir", "hdfs:archive");
+        String[] r = run("--archive-dir", "hdfs:archive");
         assertThat(r[0]).isNotEqualTo("0");
         assertThat(r[1]).contains("--archive-dir 'hdfs:archive' is not a directory URI");
     }
@@ -78,8 +75,7 @@ class JobCommandTest {
             "#7.7 transaction-timeout guard: above the brokers' transaction.max.timeout.ms, the job"
                     + " stops at start-up naming both values")
     void aTransactionTimeoutAboveTheBrokersMaximumStopsTheJobAtStartUp() {
-        String[] r =
-                run("job", "--transaction-timeout", "20m", "--bootstrap-servers", "localhost:1");
+        String[] r = run("--transaction-timeout", "20m", "--bootstrap-servers", "localhost:1");
         assertThat(r[0]).isNotEqualTo("0");
         assertThat(r[1])
                 .contains("--transaction-timeout (20m) exceeds the brokers'")
@@ -93,7 +89,6 @@ class JobCommandTest {
     void aTransactionTimeoutShorterThanCheckpointPlusRestartStopsTheJobAtStartUp() {
         String[] r =
                 run(
-                        "job",
                         "--checkpoint-interval",
                         "5m",
                         "--transaction-timeout",

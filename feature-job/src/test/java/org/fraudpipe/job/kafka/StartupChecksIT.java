@@ -12,9 +12,9 @@ import java.net.ServerSocket;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
-import org.fraudpipe.job.cli.FraudCli;
+import org.fraudpipe.job.cli.JobCommand;
 import org.fraudpipe.job.config.JobConfig;
-import org.fraudpipe.job.local.KafkaTestBroker;
+import org.fraudpipe.local.KafkaTestBroker;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -58,7 +58,7 @@ class StartupChecksIT {
                     + " naming both values")
     void theJobCommandStopsAtStartUpWhenTheBrokerRefusesItsTransactionTimeout() {
         StringWriter err = new StringWriter();
-        CommandLine cli = FraudCli.commandLine();
+        CommandLine cli = JobCommand.commandLine();
         cli.setErr(new PrintWriter(err, true));
         // Were the check missing, the command would run the job and never return.
         int exit =
@@ -66,7 +66,6 @@ class StartupChecksIT {
                         Duration.ofSeconds(90),
                         () ->
                                 cli.execute(
-                                        "job",
                                         "--bootstrap-servers",
                                         KAFKA.bootstrapServers(),
                                         "--schema-registry-url",

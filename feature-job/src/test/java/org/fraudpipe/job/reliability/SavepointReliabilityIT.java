@@ -18,8 +18,7 @@ import org.apache.flink.runtime.minicluster.MiniCluster;
 import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
 import org.apache.flink.test.junit5.InjectMiniCluster;
 import org.apache.flink.test.junit5.MiniClusterExtension;
-import org.fraudpipe.job.local.KafkaTestBroker;
-import org.fraudpipe.job.savepoint.SavepointMigration;
+import org.fraudpipe.job.savepoint.SavepointGuard;
 import org.fraudpipe.job.testing.Await;
 import org.fraudpipe.job.testing.BatchRecomputation;
 import org.fraudpipe.job.testing.Cli;
@@ -29,6 +28,7 @@ import org.fraudpipe.job.testing.RunningJob;
 import org.fraudpipe.job.testing.TransactionProducer;
 import org.fraudpipe.job.testing.TransactionProducer.PartitionedTransaction;
 import org.fraudpipe.job.window.FeatureWindowSpec;
+import org.fraudpipe.local.KafkaTestBroker;
 import org.fraudpipe.schemas.Topic;
 import org.fraudpipe.schemas.avro.DeadLetter;
 import org.fraudpipe.schemas.avro.FeatureRecord;
@@ -245,8 +245,8 @@ class SavepointReliabilityIT {
         // Windows 1 (fired, within lateness) and 2 (open) of the 4 users; window 0 was dropped.
         assertThat(migration.exitCode()).as(migration.err()).isZero();
         assertThat(migration.out()).contains("Migrated 8 windows");
-        assertThat(SavepointMigration.needsMigration(migrated.toString())).isFalse();
-        assertThat(SavepointMigration.needsMigration(originalUri))
+        assertThat(SavepointGuard.needsMigration(migrated.toString())).isFalse();
+        assertThat(SavepointGuard.needsMigration(originalUri))
                 .as("the input is left as it was")
                 .isTrue();
 
@@ -263,7 +263,7 @@ class SavepointReliabilityIT {
         JobDeployment deployment = UpgradeFixture.deployment(KAFKA, checkpoints, UpgradeFixture.V2);
         Path savepoint = savepoints.resolve(UpgradeFixture.V2);
         UpgradeFixture.copySavepoint(fixtureDirectory(UpgradeFixture.V2), savepoint);
-        assertThat(SavepointMigration.needsMigration(savepoint.toString())).isFalse();
+        assertThat(SavepointGuard.needsMigration(savepoint.toString())).isFalse();
 
         restoreAndFinishEveryWindow(cluster, deployment, savepoint.toUri().toString());
     }

@@ -10,9 +10,9 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
-import org.fraudpipe.job.local.KafkaTestBroker;
 import org.fraudpipe.job.testing.JobDeployment;
 import org.fraudpipe.job.testing.TransactionProducer.PartitionedTransaction;
+import org.fraudpipe.local.KafkaTestBroker;
 import org.fraudpipe.schemas.avro.Transaction;
 
 /**

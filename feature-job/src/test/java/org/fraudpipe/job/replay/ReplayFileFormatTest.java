@@ -16,10 +16,10 @@ import org.apache.flink.core.fs.FSDataInputStream;
 import org.fraudpipe.job.ingest.IngestedRecord;
 import org.fraudpipe.job.ingest.RecordIngestor;
 import org.fraudpipe.job.ingest.SourcePosition;
-import org.fraudpipe.job.sim.TransactionJson;
 import org.fraudpipe.schemas.avro.DeadLetter;
 import org.fraudpipe.schemas.avro.DeadLetterReason;
 import org.fraudpipe.schemas.avro.Transaction;
+import org.fraudpipe.schemas.json.TransactionJson;
 import org.junit.jupiter.api.Test;
 
 /** The replay file format as Flink's file source drives it: lines in, ingested records out. */

@@ -2,10 +2,12 @@ package org.fraudpipe.job.testing;
 
 import java.io.PrintWriter;
 import java.io.StringWriter;
-import org.fraudpipe.job.cli.FraudCli;
+import java.util.Arrays;
+import org.fraudpipe.job.cli.JobCommand;
+import org.fraudpipe.job.savepoint.migrate.SavepointCommand;
 import picocli.CommandLine;
 
-/** Runs {@code ./fraud} commands in the test's JVM, as the launcher runs them, capturing output. */
+/** Runs commands in the test's JVM, as the launcher runs them, capturing their output. */
 public final class Cli {
 
     /** A command's exit code, standard output and standard error. */
@@ -13,9 +15,24 @@ public final class Cli {
 
     private Cli() {}
 
-    /** {@code ./fraud args...} on the feature job's command line ({@link FraudCli}). */
+    /**
+     * {@code ./fraud args...} for the commands this module owns ({@code job}, {@code savepoint}):
+     * the same command lines the launcher puts under {@code ./fraud}.
+     */
     public static Run fraud(String... args) {
-        CommandLine cli = FraudCli.commandLine();
+        CommandLine cli =
+                switch (args[0]) {
+                    case "job" -> JobCommand.commandLine();
+                    case "savepoint" -> SavepointCommand.commandLine();
+                    default ->
+                            throw new IllegalArgumentException(
+                                    "not a feature-job command: " + args[0]);
+                };
+        return run(cli, Arrays.copyOfRange(args, 1, args.length));
+    }
+
+    /** Executes {@code cli} with {@code args}, capturing what it prints. */
+    public static Run run(CommandLine cli, String... args) {
         StringWriter out = new StringWriter();
         StringWriter err = new StringWriter();
         cli.setOut(new PrintWriter(out, true));

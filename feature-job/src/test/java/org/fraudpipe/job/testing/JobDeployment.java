@@ -21,14 +21,14 @@ import org.fraudpipe.job.archive.FileArchive;
 import org.fraudpipe.job.config.JobConfig;
 import org.fraudpipe.job.kafka.KafkaIO;
 import org.fraudpipe.job.kafka.StartupChecks;
-import org.fraudpipe.job.kafka.TopicProvisioner;
-import org.fraudpipe.job.local.KafkaTestBroker;
-import org.fraudpipe.job.savepoint.SavepointMigration;
+import org.fraudpipe.job.savepoint.SavepointGuard;
 import org.fraudpipe.job.scoring.OnnxPaneScorer;
 import org.fraudpipe.job.topology.FeatureJobTopology;
 import org.fraudpipe.job.topology.JobEnvironment;
 import org.fraudpipe.job.topology.OutputSinks;
 import org.fraudpipe.job.window.FeatureWindowSpec;
+import org.fraudpipe.local.KafkaTestBroker;
+import org.fraudpipe.local.TopicProvisioner;
 import org.fraudpipe.schemas.Topic;
 import org.fraudpipe.schemas.TopicNames;
 import org.fraudpipe.schemas.wire.ConfluentAvroCodec;
@@ -163,7 +163,7 @@ public final class JobDeployment {
                     RestartStrategyOptions.RESTART_STRATEGY_EXPONENTIAL_DELAY_MAX_BACKOFF,
                     Duration.ofSeconds(2));
             if (savepoint != null) {
-                SavepointMigration.refuseUnmigrated(savepoint);
+                SavepointGuard.refuseUnmigrated(savepoint);
                 conf.set(StateRecoveryOptions.SAVEPOINT_PATH, savepoint);
             }
             StreamExecutionEnvironment env =

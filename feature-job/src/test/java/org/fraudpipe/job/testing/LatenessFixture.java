@@ -7,12 +7,12 @@ import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
-import org.fraudpipe.job.sim.FraudPattern;
-import org.fraudpipe.job.sim.Label;
-import org.fraudpipe.job.sim.LabelJson;
-import org.fraudpipe.job.sim.MalformedKind;
-import org.fraudpipe.job.sim.TransactionJson;
 import org.fraudpipe.schemas.avro.Transaction;
+import org.fraudpipe.schemas.json.TransactionJson;
+import org.fraudpipe.sim.FraudPattern;
+import org.fraudpipe.sim.Label;
+import org.fraudpipe.sim.LabelJson;
+import org.fraudpipe.sim.MalformedKind;
 
 /**
  * A hand-written simulation (transactions and labels) where lateness decides what the stream

@@ -1,0 +1,86 @@
+package org.fraudpipe.tools;
+
+import org.fraudpipe.job.cli.JobCommand;
+import org.fraudpipe.job.savepoint.migrate.SavepointCommand;
+import org.fraudpipe.parity.cli.ParityCommand;
+import org.fraudpipe.tools.cli.FeaturesCommand;
+import org.fraudpipe.tools.cli.KafkaCommand;
+import org.fraudpipe.tools.cli.ReplayCommand;
+import org.fraudpipe.tools.cli.SimulateCommand;
+import org.fraudpipe.tools.cli.TrainCommand;
+import org.fraudpipe.tools.demo.DemoCommand;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+
+/**
+ * {@code ./fraud}: the one entry point of the operator's commands. The streaming job's and the
+ * parity check's own command lines ({@link JobCommand}, {@link ParityCommand}, {@link
+ * SavepointCommand}) live with them, because they are also the entry points of their cluster jars;
+ * this class only puts every command under one name.
+ */
+@Command(
+        name = "./fraud",
+        mixinStandardHelpOptions = true,
+        versionProvider = FraudCli.Version.class,
+        description =
+                "Real-time fraud feature pipeline: local runtime, simulator, streaming job,"
+                        + " deterministic replay, parity, demo, training and savepoint migration.",
+        subcommands = {KafkaCommand.class, SimulateCommand.class, TrainCommand.class})
+public final class FraudCli implements Runnable {
+
+    static final String ROOT = "./fraud";
+
+    /** The exit code of a usage error, for every command. */
+    public static final int EXIT_USAGE = 2;
+
+    @CommandLine.Spec CommandLine.Model.CommandSpec spec;
+
+    public static void main(String[] args) {
+        System.exit(commandLine().execute(args));
+    }
+
+    /**
+     * The configured command line; tests execute commands through it exactly as the launcher does.
+     */
+    public static CommandLine commandLine() {
+        CommandLine cl = new CommandLine(new FraudCli());
+        // Options generated from JobOption: these commands are built, not annotated.
+        cl.addSubcommand("job", JobCommand.commandLine());
+        cl.addSubcommand("replay", ReplayCommand.commandLine());
+        cl.addSubcommand("parity", ParityCommand.commandLine());
+        cl.addSubcommand("demo", DemoCommand.commandLine());
+        cl.addSubcommand("features", FeaturesCommand.commandLine());
+        cl.addSubcommand("savepoint", SavepointCommand.commandLine());
+        // picocli asks the command line that execute() runs on, this one, for the handler of every
+        // subcommand's usage errors: one place, one style.
+        cl.setParameterExceptionHandler(FraudCli::usageError);
+        return cl.setCaseInsensitiveEnumValuesAllowed(true);
+    }
+
+    /**
+     * A usage error of any command, in two lines: what is wrong, and where the options are listed
+     * (not the whole help, which buries the message). Exit code 2.
+     */
+    static int usageError(CommandLine.ParameterException e, String[] args) {
+        CommandLine cmd = e.getCommandLine();
+        String name = cmd.getCommandSpec().qualifiedName(" ");
+        String sub = name.startsWith(ROOT + " ") ? name.substring(ROOT.length() + 1) : name;
+        cmd.getErr().println(sub + ": " + e.getMessage());
+        cmd.getErr().println("(" + name + " --help lists the options)");
+        cmd.getErr().flush();
+        return EXIT_USAGE;
+    }
+
+    @Override
+    public void run() {
+        spec.commandLine().usage(System.out);
+    }
+
+    static final class Version implements CommandLine.IVersionProvider {
+        @Override
+        public String[] getVersion() {
+            String v = FraudCli.class.getPackage().getImplementationVersion();
+            return new String[] {"fraudpipe " + (v == null ? "(development build)" : v)};
+        }
+    }
+}

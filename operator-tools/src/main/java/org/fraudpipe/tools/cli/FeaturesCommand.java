@@ -1,0 +1,295 @@
+package org.fraudpipe.tools.cli;
+
+import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import org.fraudpipe.job.cli.JobOptions;
+import org.fraudpipe.job.config.Durations;
+import org.fraudpipe.job.config.JobConfig;
+import org.fraudpipe.job.config.JobOption;
+import org.fraudpipe.tools.export.AsServedFeatureExport;
+import org.fraudpipe.tools.export.FeatureSemantics;
+import org.fraudpipe.tools.export.TrainingFeatureExport;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code ./fraud features}: labelled training features from a simulation, the input of {@code
+ * ./fraud train}; {@code --semantics ideal} ({@link TrainingFeatureExport}, the default) or {@code
+ * as-served} ({@link AsServedFeatureExport}).
+ *
+ * <p>The streaming options are the job's ({@link JobOption}: names, descriptions, defaults and
+ * validation through {@link JobConfig}), plus {@code --window} as an alias of {@code
+ * --window-size}. {@code --allowed-lateness} and {@code --out-of-orderness} only mean something for
+ * as-served features; with {@code ideal} they are usage errors rather than silently ignored. Exit
+ * codes: 0 done, 1 failure while running (I/O, labels that do not match the transactions, a failed
+ * replay), 2 bad usage (the message names the option).
+ */
+@Command(
+        name = "features",
+        mixinStandardHelpOptions = true,
+        sortOptions = false,
+        usageHelpAutoWidth = true,
+        description = {
+            "Compute labelled training features from a simulation, each (user, window) labelled"
+                    + " fraudulent iff it contains a fraudulent transaction, with the feature job's"
+                    + " own feature code (duplicates counted once).",
+            "--semantics ideal (default): the features of every (user, window) over all valid"
+                    + " transactions at their event time, however late they arrived, future-dated"
+                    + " ones included (the batch parity check's ideal value).",
+            "--semantics as-served: what the streaming job serves for the same file: its topology"
+                    + " replayed over it (./fraud replay, in a temporary directory next to --out)"
+                    + " with the lateness options below, the last revision of each window. Windows"
+                    + " the stream never served (all records too late or quarantined) are absent.",
+            "Writes JSON Lines: a FeatureRecord per window (as ./fraud replay writes them) plus"
+                    + " \"fraud\": true|false, sorted by user and window start.",
+        },
+        footer = {
+            "",
+            "Example:",
+            "  ./fraud simulate --users 500 --duration 1d --fraud-share 0.05 --out tx.jsonl",
+            "  ./fraud features --transactions tx.jsonl --out features.jsonl",
+            "  ./fraud features --transactions tx.jsonl --out served.jsonl \\",
+            "      --semantics as-served --allowed-lateness 1m",
+            "  ./fraud train --features features.jsonl --out model",
+        })
+public final class FeaturesCommand implements Callable<Integer> {
+
+    /** The job options that decide what the stream serves, in the order of the help. */
+    static final List<JobOption> OPTIONS =
+            List.of(
+                    JobOption.WINDOW_SIZE,
+                    JobOption.ALLOWED_LATENESS,
+                    JobOption.OUT_OF_ORDERNESS,
+                    JobOption.FUTURE_TOLERANCE);
+
+    /** Options that change nothing in ideal features: refused with {@code --semantics ideal}. */
+    static final List<JobOption> AS_SERVED_ONLY =
+            List.of(JobOption.ALLOWED_LATENESS, JobOption.OUT_OF_ORDERNESS);
+
+    @Spec CommandSpec spec;
+
+    @Option(
+            names = "--transactions",
+            paramLabel = "FILE",
+            required = true,
+            description = "Transactions in the replay format (./fraud simulate --out).")
+    Path transactions;
+
+    @Option(
+            names = "--labels",
+            paramLabel = "FILE",
+            description = "The simulation's labels file (default: <transactions>.labels.jsonl).")
+    Path labels;
+
+    @Option(
+            names = "--out",
+            paramLabel = "FILE",
+            required = true,
+            description = "Where to write the labelled features (replaced if it exists).")
+    Path out;
+
+    @Option(
+            names = "--semantics",
+            paramLabel = "ideal|as-served",
+            defaultValue = "ideal",
+            converter = SemanticsConverter.class,
+            description =
+                    "ideal: over every valid transaction; as-served: what the streaming job serves,"
+                            + " last revision per window (default: ${DEFAULT-VALUE}).")
+    FeatureSemantics semantics;
+
+    /** The command line of {@code ./fraud features}, with the job's streaming options added. */
+    public static CommandLine commandLine() {
+        CommandLine cl = new CommandLine(new FeaturesCommand());
+        JobOptions.addSome(
+                cl.getCommandSpec(),
+                OPTIONS,
+                ReplayCommand.WINDOW_ALIAS,
+                Map.of(
+                        JobOption.ALLOWED_LATENESS, "Only with --semantics as-served.",
+                        JobOption.OUT_OF_ORDERNESS, "Only with --semantics as-served.",
+                        JobOption.FUTURE_TOLERANCE,
+                                "Ideal features count them all the same; the summary says how"
+                                        + " many."),
+                Map.of());
+        return cl;
+    }
+
+    @Override
+    public Integer call() throws Exception {
+        JobConfig job = config();
+        Path labelsPath = labelsPath();
+        try {
+            return switch (semantics) {
+                case IDEAL -> ideal(job, labelsPath);
+                case AS_SERVED -> asServed(job, labelsPath);
+            };
+        } catch (IllegalArgumentException e) {
+            return fail(e.getMessage());
+        }
+    }
+
+    /** The validated streaming options; a {@link ParameterException} (exit code 2) if not. */
+    JobConfig config() {
+        if (!Files.isRegularFile(transactions) || !Files.isReadable(transactions)) {
+            throw usage(
+                    "--transactions "
+                            + transactions
+                            + (Files.isDirectory(transactions)
+                                    ? " is a directory; give the JSON Lines file"
+                                    : " does not exist or is not a readable file"));
+        }
+        if (Files.isDirectory(out)) {
+            throw usage("--out " + out + " is a directory; give the file to write");
+        }
+        Map<String, String> values = JobOptions.given(spec.commandLine().getParseResult(), OPTIONS);
+        if (semantics == FeatureSemantics.IDEAL) {
+            for (JobOption o : AS_SERVED_ONLY) {
+                if (values.containsKey(o.key())) {
+                    throw usage(
+                            o.flag()
+                                    + " only applies to --semantics as-served: ideal features"
+                                    + " count every valid transaction, however late");
+                }
+            }
+        }
+        // As-served runs the replay: its state backend, not the job's.
+        values.put(JobOption.STATE_BACKEND.key(), ReplayCommand.DEFAULT_STATE_BACKEND);
+        try {
+            return JobConfig.of(values);
+        } catch (IllegalArgumentException e) {
+            throw usage(e.getMessage());
+        }
+    }
+
+    private Path labelsPath() {
+        Path path =
+                labels != null
+                        ? labels
+                        : transactions.resolveSibling(transactions.getFileName() + ".labels.jsonl");
+        if (!Files.isReadable(path)) {
+            throw usage(
+                    "--labels "
+                            + path
+                            + " does not exist or is not readable"
+                            + (labels == null ? " (the default next to --transactions)" : ""));
+        }
+        return path;
+    }
+
+    private int ideal(JobConfig job, Path labelsPath) throws Exception {
+        TrainingFeatureExport.Result result =
+                new TrainingFeatureExport(job.windowSize(), job.futureTolerance())
+                        .compute(transactions, labelsPath);
+        TrainingFeatureExport.write(result.windows(), out);
+        TrainingFeatureExport.Summary s = result.summary();
+        PrintWriter stdout = spec.commandLine().getOut();
+        wrote(stdout, s.windows(), s.users(), s.fraudulentWindows(), job);
+        stdout.printf(
+                Locale.ROOT,
+                "  from %s: %d lines, %d not valid transactions left out; %d future-dated"
+                        + " counted (the stream quarantines them at future-tolerance %s)%n",
+                transactions,
+                s.lines(),
+                s.invalidLines(),
+                s.futureDated(),
+                Durations.format(job.futureTolerance()));
+        stdout.flush();
+        return 0;
+    }
+
+    private int asServed(JobConfig job, Path labelsPath) throws Exception {
+        AsServedFeatureExport.Result result;
+        Path work = out.toAbsolutePath().getParent();
+        try {
+            result = new AsServedFeatureExport(job).compute(transactions, labelsPath, work);
+        } catch (IllegalArgumentException e) {
+            throw e; // the labels do not match: reported by call()
+        } catch (Exception e) {
+            return fail("as-served features of " + transactions + " failed: " + rootMessage(e));
+        }
+        TrainingFeatureExport.write(result.windows(), out);
+        AsServedFeatureExport.Summary s = result.summary();
+        TrainingFeatureExport.Summary ideal = s.ideal();
+        PrintWriter stdout = spec.commandLine().getOut();
+        wrote(stdout, s.windows(), s.users(), s.fraudulentWindows(), job);
+        stdout.printf(
+                Locale.ROOT,
+                "  from %s: %d lines, %d not valid transactions left out%n"
+                        + "  streamed with allowed-lateness=%s, out-of-orderness=%s,"
+                        + " future-tolerance=%s: %d quarantined, %d too late; each window's last"
+                        + " served revision%n"
+                        + "  vs ideal (%d windows, %d fraudulent): %d never served (absent here, %d"
+                        + " of them fraudulent), %d served with features that differ from ideal%n",
+                transactions,
+                ideal.lines(),
+                ideal.invalidLines(),
+                Durations.format(job.allowedLateness()),
+                Durations.format(job.outOfOrderness()),
+                Durations.format(job.futureTolerance()),
+                s.quarantined(),
+                s.tooLate(),
+                ideal.windows(),
+                ideal.fraudulentWindows(),
+                s.absent(),
+                s.absentFraudulent(),
+                s.differing());
+        stdout.flush();
+        return 0;
+    }
+
+    private void wrote(
+            PrintWriter stdout, long windows, long users, long fraudulent, JobConfig job) {
+        stdout.printf(
+                Locale.ROOT,
+                "wrote %s: %d windows of %d users, %d fraudulent (%.2f %%), window %s, semantics"
+                        + " %s%n",
+                out,
+                windows,
+                users,
+                fraudulent,
+                windows == 0 ? 0.0 : 100.0 * fraudulent / windows,
+                job.windowSize(),
+                semantics.optionValue());
+    }
+
+    private int fail(String message) {
+        PrintWriter err = spec.commandLine().getErr();
+        err.println("fraud features: " + message);
+        err.flush();
+        return 1;
+    }
+
+    private ParameterException usage(String message) {
+        return new ParameterException(spec.commandLine(), message);
+    }
+
+    private static String rootMessage(Throwable e) {
+        Throwable root = e;
+        while (root.getCause() != null && root.getCause() != root) {
+            root = root.getCause();
+        }
+        return root == e ? e.toString() : e.getMessage() + " (cause: " + root + ")";
+    }
+
+    /** Picocli's view of {@link FeatureSemantics#parse}. */
+    static final class SemanticsConverter implements CommandLine.ITypeConverter<FeatureSemantics> {
+        @Override
+        public FeatureSemantics convert(String value) {
+            try {
+                return FeatureSemantics.parse(value);
+            } catch (IllegalArgumentException e) {
+                throw new CommandLine.TypeConversionException(e.getMessage());
+            }
+        }
+    }
+}

@@ -1,0 +1,800 @@
+package org.fraudpipe.tools.demo;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.io.UncheckedIOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.LocalDate;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.OptionalLong;
+import java.util.TreeSet;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.stream.Stream;
+import org.apache.flink.api.common.JobExecutionResult;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.configuration.HeartbeatManagerOptions;
+import org.apache.flink.configuration.MetricOptions;
+import org.apache.flink.configuration.PipelineOptions;
+import org.apache.flink.configuration.RestOptions;
+import org.apache.flink.core.execution.JobClient;
+import org.apache.flink.core.execution.SavepointFormatType;
+import org.fraudpipe.job.KafkaFeatureJob;
+import org.fraudpipe.job.config.Durations;
+import org.fraudpipe.job.config.JobConfig;
+import org.fraudpipe.local.BrokerRuntime;
+import org.fraudpipe.local.LocalKafka;
+import org.fraudpipe.parity.ParityRun;
+import org.fraudpipe.parity.cli.ParityCommand;
+import org.fraudpipe.schemas.archive.ArchiveStream;
+import org.fraudpipe.sim.SimulationConfig;
+import org.fraudpipe.sim.SimulationStats;
+import org.fraudpipe.sim.TransactionPublisher;
+import picocli.CommandLine;
+
+/**
+ * One run of the demo: Kafka and the registry, the job, the traffic with live progress, then
+ * (unless {@code --keep-running}) stop with a savepoint and drain, Kafka off, parity over the
+ * archive.
+ *
+ * <p>Nothing is left behind: the broker and registry JVMs are tied to this JVM (they exit when it
+ * ends, even on {@code kill -9}), the MiniCluster lives in it, and a shutdown hook (Ctrl-C, {@code
+ * kill}) cancels the job and stops the broker and the registry before the JVM exits. The main path
+ * does the same in its {@code finally}; whichever comes first does it, once.
+ */
+final class Demo {
+
+    private static final Duration JOB_START_TIMEOUT = Duration.ofMinutes(2);
+    private static final Duration STOP_TIMEOUT = Duration.ofMinutes(5);
+    private static final Duration CANCEL_TIMEOUT = Duration.ofSeconds(30);
+    private static final Duration DEFAULT_WATERMARK_INTERVAL =
+            PipelineOptions.AUTO_WATERMARK_INTERVAL.defaultValue();
+    private static final Duration MIN_WATERMARK_INTERVAL = Duration.ofMillis(10);
+
+    private final DemoSettings settings;
+    private final PrintStream out;
+    private final boolean tty;
+
+    // Shared with the shutdown hook and the progress thread; guarded by `this`.
+    private LocalKafka kafka;
+    private JobClient job;
+    private Thread trafficThread;
+    private ScheduledExecutorService ticker;
+    private boolean stopped;
+    private int drawnLines;
+    private volatile boolean interrupted;
+    private volatile Thread hookThread;
+
+    Demo(DemoSettings settings, PrintStream out, boolean tty) {
+        this.settings = settings;
+        this.out = out;
+        this.tty = tty;
+    }
+
+    /** A step failed: the message says which and what to look at. */
+    static final class DemoFailure extends Exception {
+        DemoFailure(String message, Throwable cause) {
+            super(message, cause);
+        }
+    }
+
+    /**
+     * Runs the demo; returns the exit code ({@link DemoCommand}). If the JVM is shutting down
+     * (Ctrl-C) it never returns: the shutdown hook stops everything and reports, then the JVM
+     * halts.
+     */
+    int run() throws DemoFailure {
+        Instant began = Instant.now();
+        Thread hook = new Thread(this::onShutdown, "fraud-demo-shutdown");
+        hookThread = hook;
+        Runtime.getRuntime().addShutdownHook(hook);
+        int exit;
+        try {
+            exit = steps(began);
+        } catch (DemoFailure | RuntimeException e) {
+            if (interrupted) {
+                awaitHalt(hook); // what failed was cut off by the shutdown: nothing to report
+            }
+            throw e;
+        } finally {
+            if (!interrupted) {
+                stopAll();
+                try {
+                    Runtime.getRuntime().removeShutdownHook(hook);
+                } catch (IllegalStateException shuttingDown) {
+                    // the hook runs (or ran) anyway
+                }
+            }
+        }
+        if (interrupted) {
+            awaitHalt(hook);
+        }
+        return exit;
+    }
+
+    /** Blocks the main path while the shutdown hook finishes; the JVM then halts. */
+    private static void awaitHalt(Thread hook) {
+        while (true) {
+            try {
+                hook.join();
+                Thread.sleep(Long.MAX_VALUE);
+            } catch (InterruptedException e) {
+                // keep waiting: the JVM is going down
+            }
+        }
+    }
+
+    private int steps(Instant began) throws DemoFailure {
+        SimulationConfig simulation = settings.simulation(began);
+        try {
+            Files.createDirectories(settings.runDir());
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot create " + settings.runDir(), e);
+        }
+        header(simulation);
+
+        say("Starting Kafka (KRaft, one node) and the schema registry, tied to this process...");
+        long t0 = System.nanoTime();
+        LocalKafka k =
+                attempt(
+                        "Kafka or the schema registry did not start (see "
+                                + settings.kafkaDir()
+                                + ")",
+                        () ->
+                                LocalKafka.start(
+                                        LocalKafka.Settings.tiedToThisJvm(
+                                                settings.kafkaDir(), DemoSettings.PARTITIONS),
+                                        BrokerRuntime.fromSystemProperty()));
+        synchronized (this) {
+            kafka = k;
+        }
+        say(
+                String.format(
+                        Locale.ROOT,
+                        "  Kafka %s (pid %d), schema registry %s (pid %d); topics %s, %d"
+                                + " partitions each; ready in %s",
+                        k.bootstrapServers(),
+                        k.brokerPid(),
+                        k.schemaRegistryUrl(),
+                        k.registryPid(),
+                        String.join(", ", k.createdTopics()),
+                        DemoSettings.PARTITIONS,
+                        since(t0)));
+
+        JobConfig config =
+                JobConfig.of(settings.jobOptions(k.bootstrapServers(), k.schemaRegistryUrl()));
+        int port = settings.webPort() == 0 ? freePort() : settings.webPort();
+        say("Starting the feature job in a local Flink MiniCluster...");
+        long t1 = System.nanoTime();
+        JobClient client =
+                attempt(
+                        "the job did not start",
+                        () ->
+                                KafkaFeatureJob.prepare(
+                                                config, flinkSettings(port, settings.speedup()))
+                                        .executeAsync());
+        synchronized (this) {
+            job = client;
+        }
+        FlinkRest rest = new FlinkRest(URI.create("http://localhost:" + port + "/"));
+        awaitRunning(client, rest);
+        say("  job " + client.getJobID() + " running, every task started; ready in " + since(t1));
+        say(
+                rest.servesWebUi()
+                        ? "  Flink web UI: " + rest.base()
+                        : "  Flink REST API: "
+                                + rest.base()
+                                + " (the web UI is not on the classpath)");
+
+        DemoTraffic traffic =
+                new DemoTraffic(
+                        simulation,
+                        k.bootstrapServers(),
+                        k.schemaRegistryUrl(),
+                        settings.speedup());
+        Thread t = new Thread(traffic, "fraud-demo-traffic");
+        t.setDaemon(true);
+        synchronized (this) {
+            trafficThread = t;
+        }
+        say(
+                "Publishing "
+                        + Durations.format(settings.simulatedSpan())
+                        + " of traffic in "
+                        + Durations.format(settings.duration())
+                        + "...");
+        say(Progress.LEGEND);
+        t.start();
+        startProgress(client, rest, traffic, Instant.now());
+        awaitTraffic(t, client);
+        if (traffic.failure() != null) {
+            throw new DemoFailure("publishing failed: " + traffic.failure(), traffic.failure());
+        }
+        published(traffic);
+
+        if (settings.keepRunning()) {
+            return keepRunning(client, rest, k);
+        }
+
+        say(
+                "Stopping the job with a savepoint and draining: the watermark jumps to the end of"
+                        + " time, every open window fires its final result, the Kafka sinks and"
+                        + " the archive commit on that savepoint...");
+        String savepoint =
+                attempt(
+                        "stop-with-savepoint failed",
+                        () ->
+                                client.stopWithSavepoint(
+                                                true,
+                                                settings.savepointDir().toUri().toString(),
+                                                SavepointFormatType.CANONICAL)
+                                        .get(STOP_TIMEOUT.toSeconds(), TimeUnit.SECONDS));
+        JobExecutionResult result =
+                attempt(
+                        "the job did not finish after its savepoint",
+                        () ->
+                                client.getJobExecutionResult()
+                                        .get(STOP_TIMEOUT.toSeconds(), TimeUnit.SECONDS));
+        stopProgress();
+        Map<String, Object> accumulators = result.getAllAccumulatorResults();
+        say(
+                Progress.line(
+                        "final",
+                        traffic.sent(),
+                        Progress.Counters.of(accumulators),
+                        -1,
+                        OptionalLong.of(Long.MAX_VALUE),
+                        Long.MIN_VALUE,
+                        settings.speedup()));
+        say("  job finished; savepoint " + savepoint);
+
+        long brokerPid = k.brokerPid();
+        long registryPid = k.registryPid();
+        stopKafka();
+        say(
+                String.format(
+                        Locale.ROOT,
+                        "Kafka broker (pid %d) and schema registry (pid %d) stopped",
+                        brokerPid,
+                        registryPid));
+
+        int parity = parity(simulation, config);
+
+        deleteQuietly(settings.kafkaDir());
+        deleteQuietly(settings.checkpointDir());
+        List<Long> alive = alive(brokerPid, registryPid);
+        say(
+                String.format(
+                        Locale.ROOT,
+                        "Demo finished in %s. %s Kept in %s: archive/, parity/, savepoints/,"
+                                + " demo.log.",
+                        Progress.human(Duration.between(began, Instant.now()).toMillis()),
+                        alive.isEmpty()
+                                ? "Nothing left running (broker, registry and Flink stopped)."
+                                : "STILL RUNNING: pids " + alive + "!",
+                        settings.runDir()));
+        return parity;
+    }
+
+    private void header(SimulationConfig simulation) {
+        say("fraudpipe demo: Kafka, schema registry, the feature job, simulated traffic, parity.");
+        say("  run directory  " + settings.runDir() + " (Flink and Kafka logs: demo.log, kafka/)");
+        say(
+                String.format(
+                        Locale.ROOT,
+                        "  traffic        %d users, ~%s transactions per user and day, seed %d;"
+                                + " event time %s .. %s (the last %s), published in %s at %sx,"
+                                + " paced by arrival time",
+                        settings.users(),
+                        number(settings.txPerUserDay()),
+                        settings.seed(),
+                        simulation.start(),
+                        simulation.end(),
+                        Durations.format(settings.simulatedSpan()),
+                        Durations.format(settings.duration()),
+                        number(settings.speedup())));
+        say(
+                String.format(
+                        Locale.ROOT,
+                        "  anomalies      fraud %s%%, hours-late arrivals %s%%, producer retries"
+                                + " %s%%, future-dated %s%%, malformed %s%%",
+                        number(DemoSettings.FRAUD_SHARE * 100),
+                        number(DemoSettings.HOURS_LATE_SHARE * 100),
+                        number(DemoSettings.DUPLICATE_RATE * 100),
+                        number(DemoSettings.FUTURE_RATE * 100),
+                        number(DemoSettings.MALFORMED_RATE * 100)));
+        say(
+                String.format(
+                        Locale.ROOT,
+                        "  job            window %s%s, allowed lateness %s (about %d live windows"
+                                + " per user), out-of-orderness %s, state backend %s, parallelism"
+                                + " %d, checkpoints every %s (exactly-once)",
+                        Durations.format(settings.windowSize()),
+                        settings.windowSize().equals(Duration.ofMinutes(10))
+                                ? ""
+                                : " (the job's default is 10m; small windows close, re-fire and"
+                                        + " drop records sooner)",
+                        Durations.format(settings.allowedLateness()),
+                        settings.allowedLateness().toMillis() / settings.windowSize().toMillis()
+                                + 1,
+                        Durations.format(settings.outOfOrderness()),
+                        settings.stateBackend(),
+                        settings.parallelism(),
+                        Durations.format(settings.checkpointInterval())));
+    }
+
+    /**
+     * Flink settings of the demo's MiniCluster on top of the job's own.
+     *
+     * <p>The periodic watermark interval is scaled down by the speedup (200 ms, Flink's default,
+     * divided by it; at least 10 ms): at 60x, 200 ms of wall time would be 12 s of event time, so
+     * the watermark would trail the traffic by far more than {@code --out-of-orderness} and hardly
+     * any record could ever arrive late. Scaled, the job judges lateness as it would at real time.
+     */
+    static Configuration flinkSettings(int restPort, double speedup) {
+        Configuration c = new Configuration();
+        c.set(PipelineOptions.AUTO_WATERMARK_INTERVAL, watermarkInterval(speedup));
+        c.set(RestOptions.ADDRESS, "localhost");
+        c.set(RestOptions.BIND_ADDRESS, "localhost");
+        c.set(RestOptions.PORT, restPort);
+        c.set(RestOptions.BIND_PORT, Integer.toString(restPort));
+        // Progress once a second: metrics (watermarks) and accumulators (counters, which travel
+        // with the TaskManager's heartbeats) refresh every second instead of every ten.
+        c.set(MetricOptions.METRIC_FETCHER_UPDATE_INTERVAL, Duration.ofMillis(500));
+        c.set(HeartbeatManagerOptions.HEARTBEAT_INTERVAL, Duration.ofSeconds(1));
+        return c;
+    }
+
+    static Duration watermarkInterval(double speedup) {
+        long millis = Math.round(DEFAULT_WATERMARK_INTERVAL.toMillis() / Math.max(1, speedup));
+        return Duration.ofMillis(Math.max(MIN_WATERMARK_INTERVAL.toMillis(), millis));
+    }
+
+    private void awaitRunning(JobClient client, FlinkRest rest) throws DemoFailure {
+        long deadline = System.nanoTime() + JOB_START_TIMEOUT.toNanos();
+        CompletableFuture<JobExecutionResult> end = client.getJobExecutionResult();
+        while (!rest.allTasksRunning(client.getJobID())) {
+            if (end.isDone()) {
+                throw new DemoFailure(
+                        "the job ended while starting: " + outcome(end) + " (see demo.log)", null);
+            }
+            if (System.nanoTime() > deadline) {
+                throw new DemoFailure(
+                        "the job's tasks were not all running after "
+                                + Durations.format(JOB_START_TIMEOUT)
+                                + " (see demo.log)",
+                        null);
+            }
+            pause(200);
+        }
+    }
+
+    /** Waits for the traffic thread; fails if the job ends meanwhile (it never should). */
+    private void awaitTraffic(Thread t, JobClient client) throws DemoFailure {
+        CompletableFuture<JobExecutionResult> end = client.getJobExecutionResult();
+        while (t.isAlive()) {
+            if (end.isDone()) {
+                t.interrupt();
+                throw new DemoFailure(
+                        "the job ended while traffic was published: "
+                                + outcome(end)
+                                + " (see demo.log)",
+                        null);
+            }
+            try {
+                t.join(250);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new DemoFailure("interrupted", e);
+            }
+        }
+    }
+
+    private void published(DemoTraffic traffic) {
+        TransactionPublisher.Result r = traffic.result();
+        SimulationStats s = traffic.stats();
+        say(
+                String.format(
+                        Locale.ROOT,
+                        "Published %d records (%d malformed, %d future-dated, %d retries of a"
+                                + " record, %d arriving hours late); Kafka acknowledged %d, failed"
+                                + " %d",
+                        traffic.sent(),
+                        s.malformed(),
+                        s.futureDated(),
+                        s.duplicates(),
+                        s.hoursLate(),
+                        r == null ? 0 : r.acknowledged(),
+                        r == null ? 0 : r.failed()));
+    }
+
+    private int keepRunning(JobClient client, FlinkRest rest, LocalKafka k) throws DemoFailure {
+        say("--keep-running: the job, Kafka and the schema registry keep running.");
+        say("  Flink:     " + rest.base() + " (job " + client.getJobID() + ")");
+        say(
+                "  Kafka:     --bootstrap-servers "
+                        + k.bootstrapServers()
+                        + " --schema-registry-url "
+                        + k.schemaRegistryUrl());
+        say(
+                "  more traffic (event time must not run ahead of the wall clock):\n"
+                        + "    ./fraud simulate --bootstrap-servers "
+                        + k.bootstrapServers()
+                        + " --schema-registry-url "
+                        + k.schemaRegistryUrl()
+                        + " --users 50 --duration 10m --start \"$(date -u -d '-10 min'"
+                        + " +%FT%TZ)\" --speedup 10");
+        say(
+                "  The MiniCluster lives in this process: stop everything with Ctrl-C here (the"
+                        + " job is cancelled, Kafka and the registry stop; no parity run).");
+        try {
+            client.getJobExecutionResult().get();
+            throw new DemoFailure("the job ended by itself (see demo.log)", null);
+        } catch (ExecutionException e) {
+            throw new DemoFailure("the job failed: " + e.getCause() + " (see demo.log)", e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new DemoFailure("interrupted", e);
+        }
+    }
+
+    /** Runs {@code ./fraud parity} over the archived days of the simulation, in this JVM. */
+    private int parity(SimulationConfig simulation, JobConfig config) throws DemoFailure {
+        List<LocalDate> days = archivedDays(simulation);
+        if (days.isEmpty()) {
+            throw new DemoFailure(
+                    "the job archived no transactions and features under "
+                            + settings.archiveDir()
+                            + ": nothing to check",
+                    null);
+        }
+        List<String> args =
+                new ArrayList<>(
+                        List.of(
+                                "--from",
+                                days.get(0).toString(),
+                                "--to",
+                                days.get(days.size() - 1).toString(),
+                                "--archive",
+                                settings.archiveDir().toString(),
+                                "--report",
+                                settings.reportDir().toString(),
+                                "--window-size",
+                                Durations.format(config.windowSize()),
+                                "--future-tolerance",
+                                Durations.format(config.futureTolerance()),
+                                "--parallelism",
+                                Integer.toString(config.parallelism())));
+        say("Running the parity check: ./fraud parity " + String.join(" ", args));
+        StringWriter stdout = new StringWriter();
+        StringWriter stderr = new StringWriter();
+        CommandLine parity = ParityCommand.commandLine();
+        parity.setOut(new PrintWriter(stdout, true));
+        parity.setErr(new PrintWriter(stderr, true));
+        int code = parity.execute(args.toArray(String[]::new));
+        String summary = stdout.toString().strip();
+        if (!summary.isEmpty()) {
+            say("  " + summary);
+        }
+        if (!stderr.toString().isBlank()) {
+            say("  " + stderr.toString().strip());
+        }
+        say(
+                "  parity exit code "
+                        + code
+                        + (code == ParityCommand.EXIT_PASS
+                                ? " (within thresholds)"
+                                : code == ParityCommand.EXIT_SKEW
+                                        ? " (skew over a threshold: see the report)"
+                                        : " (bad input: the check could not run)"));
+        say("  report: " + ParityRun.htmlReport(settings.reportDir()) + " (and report.json)");
+        return switch (code) {
+            case ParityCommand.EXIT_PASS -> DemoCommand.EXIT_PASS;
+            case ParityCommand.EXIT_SKEW -> DemoCommand.EXIT_SKEW;
+            default -> DemoCommand.EXIT_FAILED;
+        };
+    }
+
+    /**
+     * The UTC days, within the simulation, with archived transactions and features: the period of
+     * the parity check.
+     */
+    private List<LocalDate> archivedDays(SimulationConfig simulation) {
+        LocalDate first = LocalDate.ofInstant(simulation.start(), ZoneOffset.UTC);
+        LocalDate last = LocalDate.ofInstant(simulation.end(), ZoneOffset.UTC);
+        TreeSet<LocalDate> days = new TreeSet<>(dates(ArchiveStream.TRANSACTIONS));
+        days.retainAll(dates(ArchiveStream.FEATURES));
+        days.removeIf(d -> d.isBefore(first) || d.isAfter(last));
+        return new ArrayList<>(days);
+    }
+
+    private List<LocalDate> dates(ArchiveStream stream) {
+        Path dir = settings.archiveDir().resolve(stream.directory());
+        if (!Files.isDirectory(dir)) {
+            return List.of();
+        }
+        try (Stream<Path> children = Files.list(dir)) {
+            return children.map(p -> p.getFileName().toString())
+                    .filter(n -> n.startsWith("date="))
+                    .map(n -> LocalDate.parse(n.substring("date=".length())))
+                    .toList();
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot list " + dir, e);
+        }
+    }
+
+    private void startProgress(
+            JobClient client, FlinkRest rest, DemoTraffic traffic, Instant publishing) {
+        Progress progress = new Progress();
+        ScheduledExecutorService t =
+                Executors.newSingleThreadScheduledExecutor(
+                        r -> {
+                            Thread thread = new Thread(r, "fraud-demo-progress");
+                            thread.setDaemon(true);
+                            return thread;
+                        });
+        synchronized (this) {
+            ticker = t;
+        }
+        t.scheduleAtFixedRate(
+                () -> {
+                    Map<String, Object> accumulators;
+                    try {
+                        accumulators = client.getAccumulators().get(2, TimeUnit.SECONDS);
+                    } catch (Exception notNow) {
+                        return; // finishing or restarting: the next tick tries again
+                    }
+                    Progress.Counters c = Progress.Counters.of(accumulators);
+                    double rate = progress.rate(System.nanoTime(), c.in());
+                    status(
+                            Progress.line(
+                                    Progress.elapsed(Duration.between(publishing, Instant.now())),
+                                    traffic.sent(),
+                                    c,
+                                    rate,
+                                    rest.windowWatermark(client.getJobID()),
+                                    traffic.clock(),
+                                    settings.speedup()));
+                },
+                1,
+                1,
+                TimeUnit.SECONDS);
+    }
+
+    private void stopProgress() {
+        ScheduledExecutorService t;
+        synchronized (this) {
+            t = ticker;
+            ticker = null;
+        }
+        if (t != null) {
+            t.shutdownNow();
+            try {
+                t.awaitTermination(5, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+
+    private void stopKafka() {
+        LocalKafka k;
+        synchronized (this) {
+            k = kafka;
+            kafka = null;
+        }
+        if (k != null) {
+            k.close();
+        }
+    }
+
+    /** Ctrl-C or kill: stop everything the demo started, and say so. */
+    private void onShutdown() {
+        synchronized (this) {
+            if (stopped) {
+                return;
+            }
+        }
+        interrupted = true;
+        say("");
+        say("Interrupted: cancelling the job, stopping Kafka and the schema registry...");
+        long[] pids = pids();
+        stopAll();
+        List<Long> alive = alive(pids[0], pids[1]);
+        say(
+                alive.isEmpty()
+                        ? "Stopped; nothing left running. Run directory: " + settings.runDir()
+                        : "Could not stop pids " + alive + ": kill them by hand");
+    }
+
+    private synchronized long[] pids() {
+        return kafka == null
+                ? new long[] {-1, -1}
+                : new long[] {kafka.brokerPid(), kafka.registryPid()};
+    }
+
+    /** Stops whatever still runs: progress, traffic, the job (cancel), Kafka. Once. */
+    private void stopAll() {
+        Thread traffic;
+        JobClient client;
+        synchronized (this) {
+            if (stopped) {
+                return;
+            }
+            stopped = true;
+            traffic = trafficThread;
+            client = job;
+        }
+        stopProgress();
+        if (traffic != null) {
+            traffic.interrupt();
+        }
+        if (client != null) {
+            CompletableFuture<JobExecutionResult> end = client.getJobExecutionResult();
+            if (!end.isDone()) {
+                try {
+                    client.cancel().get(CANCEL_TIMEOUT.toSeconds(), TimeUnit.SECONDS);
+                    end.get(CANCEL_TIMEOUT.toSeconds(), TimeUnit.SECONDS);
+                } catch (Exception cancelledOrGone) {
+                    // the job ends (cancelled) or its MiniCluster is gone with this JVM
+                }
+            }
+        }
+        try {
+            stopKafka();
+        } catch (RuntimeException e) {
+            say("could not stop Kafka or the schema registry: " + e.getMessage());
+        }
+    }
+
+    private static List<Long> alive(long... pids) {
+        List<Long> alive = new ArrayList<>();
+        for (long pid : pids) {
+            if (pid > 0 && ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false)) {
+                alive.add(pid);
+            }
+        }
+        return alive;
+    }
+
+    /**
+     * A message line (below the progress block, which the next update draws afresh). Once the JVM
+     * shuts down (Ctrl-C) only the shutdown hook speaks: whatever the main path would say then is
+     * an effect of the shutdown.
+     */
+    private synchronized void say(String message) {
+        if (interrupted && Thread.currentThread() != hookThread) {
+            return;
+        }
+        drawnLines = 0;
+        out.println(message);
+        out.flush();
+    }
+
+    /**
+     * A progress update: on a terminal the previous block is redrawn in place (three short lines);
+     * otherwise one line per update.
+     */
+    private synchronized void status(String line) {
+        if (stopped) {
+            return;
+        }
+        if (!tty) {
+            out.println(line);
+            out.flush();
+            return;
+        }
+        String[] fields = line.split(" \\| ");
+        List<String> block =
+                List.of(
+                        String.join("   ", List.of(fields).subList(0, 4)),
+                        "      " + String.join("   ", List.of(fields).subList(4, 9)),
+                        "      " + fields[9]);
+        StringBuilder b = new StringBuilder();
+        if (drawnLines > 0) {
+            b.append("\033[").append(drawnLines).append('A');
+        }
+        for (String l : block) {
+            b.append('\r').append(l).append("\033[K\n");
+        }
+        out.print(b);
+        out.flush();
+        drawnLines = block.size();
+    }
+
+    private static String since(long nanoTime) {
+        return String.format(Locale.ROOT, "%.1f s", (System.nanoTime() - nanoTime) / 1e9);
+    }
+
+    private static String outcome(CompletableFuture<JobExecutionResult> end) {
+        try {
+            end.getNow(null);
+            return "finished";
+        } catch (Exception e) {
+            Throwable t = e;
+            while (t.getCause() != null && t.getCause() != t) {
+                t = t.getCause();
+            }
+            return t.toString();
+        }
+    }
+
+    /** A step that may fail, and what to say if it does. */
+    private interface Step<T> {
+        T run() throws Exception;
+    }
+
+    private <T> T attempt(String what, Step<T> step) throws DemoFailure {
+        try {
+            return step.run();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new DemoFailure(what + ": interrupted", e);
+        } catch (ExecutionException e) {
+            throw new DemoFailure(what + ": " + root(e), e);
+        } catch (TimeoutException e) {
+            throw new DemoFailure(what + ": timed out", e);
+        } catch (Exception e) {
+            throw new DemoFailure(what + ": " + e.getMessage(), e);
+        }
+    }
+
+    private static String root(Throwable e) {
+        Throwable t = e;
+        while (t.getCause() != null && t.getCause() != t) {
+            t = t.getCause();
+        }
+        return t.toString();
+    }
+
+    static int freePort() {
+        try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            return s.getLocalPort();
+        } catch (IOException e) {
+            throw new UncheckedIOException("no free local port", e);
+        }
+    }
+
+    private static void pause(long millis) throws DemoFailure {
+        try {
+            Thread.sleep(millis);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new DemoFailure("interrupted", e);
+        }
+    }
+
+    private static String number(double d) {
+        return d == Math.rint(d)
+                ? Long.toString((long) d)
+                : String.format(Locale.ROOT, "%s", d).replaceAll("0+$", "");
+    }
+
+    private static void deleteQuietly(Path dir) {
+        if (!Files.exists(dir)) {
+            return;
+        }
+        try (Stream<Path> all = Files.walk(dir)) {
+            all.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+        } catch (IOException | UncheckedIOException e) {
+            // kept: only disk space is at stake
+        }
+    }
+}

@@ -1,0 +1,244 @@
+package org.fraudpipe.tools.demo;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.LocalDateTime;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
+import java.util.Locale;
+import java.util.concurrent.Callable;
+import org.fraudpipe.job.cli.DurationConverter;
+import org.fraudpipe.job.config.JobConfig;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code ./fraud demo}: the whole pipeline in one command (see the package comment). Exit codes:
+ * {@value #EXIT_PASS} the demo ran and parity is within thresholds, {@value #EXIT_SKEW} it ran and
+ * parity found skew over a threshold (the report says where), {@value #EXIT_USAGE} bad usage,
+ * {@value #EXIT_FAILED} the demo failed (a component did not start, the job failed, parity could
+ * not run); on Ctrl-C the JVM's own (130).
+ */
+@Command(
+        name = "demo",
+        mixinStandardHelpOptions = true,
+        sortOptions = false,
+        usageHelpAutoWidth = true,
+        description = {
+            "The whole pipeline on this machine, in one command: starts a Kafka broker (KRaft) and a"
+                    + " schema registry, runs the feature job in a local Flink MiniCluster"
+                    + " (RocksDB, checkpoints, exactly-once sinks, archive), publishes simulated"
+                    + " traffic paced by arrival time, and shows the job's counters once a"
+                    + " second.",
+            "After --duration it stops the job with a savepoint and drains it (every window fires"
+                    + " its final result), stops Kafka, runs the parity check over the job's"
+                    + " archive and prints its summary line and report. Nothing is left running,"
+                    + " on Ctrl-C too.",
+            "The traffic is the last (duration x speedup) of event time before now, so event times"
+                    + " never run ahead of the wall clock.",
+            "Exit codes: 0 parity within thresholds, 1 parity over a threshold, 2 bad usage, 3 the"
+                    + " demo failed.",
+        },
+        footer = {
+            "",
+            "Examples:",
+            "  ./fraud demo",
+            "  ./fraud demo --users 50 --duration 30s --speedup 120",
+            "  ./fraud demo --allowed-lateness 0s          # every late record is too late",
+            "  ./fraud demo --keep-running                  # explore; Ctrl-C stops everything",
+        })
+public final class DemoCommand implements Callable<Integer> {
+
+    public static final int EXIT_PASS = 0;
+    public static final int EXIT_SKEW = 1;
+    public static final int EXIT_USAGE = 2;
+    public static final int EXIT_FAILED = 3;
+
+    /** System property of the demo's log file, read by {@code log4j2-demo.xml}. */
+    public static final String LOG_FILE_PROPERTY = "fraud.demo.log";
+
+    @Spec CommandSpec spec;
+
+    @Option(
+            names = "--users",
+            paramLabel = "N",
+            defaultValue = "200",
+            description = "Card holders to simulate (default: ${DEFAULT-VALUE}).")
+    int users;
+
+    @Option(
+            names = "--duration",
+            paramLabel = "DURATION",
+            defaultValue = "2m",
+            converter = DurationConverter.class,
+            description =
+                    "Wall-clock time of publishing traffic, before the job is stopped and checked"
+                            + " (default: ${DEFAULT-VALUE}).")
+    Duration duration;
+
+    @Option(
+            names = "--speedup",
+            paramLabel = "X",
+            defaultValue = "60",
+            description =
+                    "Traffic is published X times faster than real time: --duration x X of event"
+                            + " time (default: ${DEFAULT-VALUE}, one hour per minute).")
+    double speedup;
+
+    @Option(
+            names = "--tx-per-user-day",
+            paramLabel = "R",
+            defaultValue = "300",
+            description = "Mean transactions per user and day (default: ${DEFAULT-VALUE}).")
+    double txPerUserDay;
+
+    @Option(
+            names = "--seed",
+            paramLabel = "S",
+            defaultValue = "1",
+            description = "Seed of the simulation (default: ${DEFAULT-VALUE}).")
+    long seed;
+
+    @Option(
+            names = "--window-size",
+            paramLabel = "DURATION",
+            defaultValue = "1m",
+            converter = DurationConverter.class,
+            description =
+                    "The job's window size (default: ${DEFAULT-VALUE}; the job's own default is"
+                            + " 10m: small windows close, re-fire and drop records sooner).")
+    Duration windowSize;
+
+    @Option(
+            names = "--allowed-lateness",
+            paramLabel = "DURATION",
+            defaultValue = "30m",
+            converter = DurationConverter.class,
+            description =
+                    "The job's allowed lateness (default: ${DEFAULT-VALUE}: about a third of the"
+                            + " records arriving 10 min..6 h late re-fire their window, the rest"
+                            + " are too late).")
+    Duration allowedLateness;
+
+    @Option(
+            names = "--out-of-orderness",
+            paramLabel = "DURATION",
+            defaultValue = "2s",
+            converter = DurationConverter.class,
+            description = "The job's watermark bound (default: ${DEFAULT-VALUE}).")
+    Duration outOfOrderness;
+
+    @Option(
+            names = "--state-backend",
+            paramLabel = "NAME",
+            defaultValue = "rocksdb",
+            description = "rocksdb or hashmap (default: ${DEFAULT-VALUE}).")
+    String stateBackend;
+
+    @Option(
+            names = "--parallelism",
+            paramLabel = "N",
+            defaultValue = "2",
+            description = "The job's parallelism (default: ${DEFAULT-VALUE}).")
+    int parallelism;
+
+    @Option(
+            names = "--checkpoint-interval",
+            paramLabel = "DURATION",
+            defaultValue = "5s",
+            converter = DurationConverter.class,
+            description =
+                    "The job's checkpoint interval: output is committed (visible to read_committed"
+                            + " readers, archived) at each checkpoint (default: ${DEFAULT-VALUE}).")
+    Duration checkpointInterval;
+
+    @Option(
+            names = "--web-port",
+            paramLabel = "PORT",
+            defaultValue = "0",
+            description =
+                    "Port of the Flink web UI / REST API on localhost; 0 picks a free one"
+                            + " (default: ${DEFAULT-VALUE}).")
+    int webPort;
+
+    @Option(
+            names = "--dir",
+            paramLabel = "DIR",
+            description =
+                    "Run directory: Kafka data, checkpoints, savepoint, archive, parity report,"
+                            + " log (default: .fraud/demo/<UTC time> under the project).")
+    Path dir;
+
+    @Option(
+            names = "--keep-running",
+            description =
+                    "After --duration, stop publishing but leave the job, Kafka and the registry"
+                            + " running to explore (no parity run); Ctrl-C stops everything.")
+    boolean keepRunning;
+
+    /** The configured command line, as the launcher runs it. */
+    public static CommandLine commandLine() {
+        // Usage errors are reported by ./fraud's own handler (FraudCli), like every command's.
+        return new CommandLine(new DemoCommand()).setExitCodeExceptionMapper(e -> EXIT_FAILED);
+    }
+
+    @Override
+    public Integer call() {
+        DemoSettings settings;
+        try {
+            settings =
+                    new DemoSettings(
+                            users,
+                            duration,
+                            speedup,
+                            txPerUserDay,
+                            seed,
+                            windowSize,
+                            allowedLateness,
+                            outOfOrderness,
+                            stateBackend,
+                            parallelism,
+                            checkpointInterval,
+                            webPort,
+                            runDir(),
+                            keepRunning);
+            // The job's own validation, before anything starts (its messages name the option).
+            JobConfig.of(settings.jobOptions("localhost:9092", "http://localhost:8081"));
+            settings.simulation(java.time.Instant.now());
+        } catch (IllegalArgumentException e) {
+            spec.commandLine().getErr().println("demo: " + e.getMessage());
+            spec.commandLine().getErr().flush();
+            return EXIT_USAGE;
+        }
+        // Before anything logs: Flink, Kafka clients and parity log into the run directory.
+        System.setProperty(LOG_FILE_PROPERTY, settings.logFile().toString());
+        try {
+            return new Demo(settings, System.out, System.console() != null).run();
+        } catch (Demo.DemoFailure e) {
+            System.out.flush();
+            System.err.println("demo failed: " + e.getMessage());
+            return EXIT_FAILED;
+        }
+    }
+
+    private Path runDir() {
+        if (dir != null) {
+            return dir.toAbsolutePath().normalize();
+        }
+        Path base =
+                Path.of(System.getProperty(JobConfig.HOME_PROPERTY, "."), ".fraud", "demo")
+                        .toAbsolutePath()
+                        .normalize();
+        String stamp =
+                DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss", Locale.ROOT)
+                        .format(LocalDateTime.now(ZoneOffset.UTC));
+        Path run = base.resolve(stamp);
+        for (int i = 2; java.nio.file.Files.exists(run); i++) {
+            run = base.resolve(stamp + "-" + i);
+        }
+        return run;
+    }
+}

@@ -1,0 +1,330 @@
+package org.fraudpipe.tools.demo;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Predicate;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+import org.fraudpipe.local.BrokerRuntime;
+import org.fraudpipe.tools.FraudCli;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code ./fraud demo} end to end on small settings, run as the launcher runs it: a JVM of its own
+ * on operator-tools' runtime classpath with the demo's log configuration. A real broker and schema
+ * registry (their own JVMs), the job in a MiniCluster at parallelism 2 with RocksDB and
+ * exactly-once sinks, traffic, progress, stop with savepoint and drain, parity over the archive;
+ * and afterwards no broker, registry or demo JVM. Every wait is on a line of the demo's output or
+ * on a process's exit, never a fixed sleep.
+ */
+class DemoIT {
+
+    /** A progress line: every field the issue asks for, from the job's counters. */
+    static final Pattern PROGRESS =
+            Pattern.compile(
+                    "\\d+:\\d\\d \\| sent (\\d+) \\| in (\\d+) \\(\\d+/s\\) \\| wm [^|]+ \\|"
+                            + " windows (\\d+) \\| re-fires \\d+ \\| too late \\d+ \\| quarantined"
+                            + " \\d+ \\| dead letters \\d+ \\| scores \\d+: allow \\d+, review"
+                            + " \\d+, block \\d+");
+
+    static final Pattern FINAL =
+            Pattern.compile(
+                    "final \\| sent (\\d+) \\| in (\\d+) \\| wm end of time \\(drained\\) \\|"
+                            + " windows (\\d+) \\| re-fires (\\d+) \\| too late \\d+ \\|"
+                            + " quarantined \\d+ \\| dead letters \\d+ \\| scores (\\d+): .*");
+
+    static final Pattern PIDS =
+            Pattern.compile(
+                    "Kafka localhost:\\d+ \\(pid (\\d+)\\), schema registry .* \\(pid (\\d+)\\)");
+
+    @TempDir Path dir;
+
+    private DemoProcess demo;
+
+    @AfterEach
+    void killWhatATestLeft() {
+        if (demo != null) {
+            demo.killAll();
+            // The demo's console, for the test report (target/failsafe-reports/*-output.txt).
+            System.out.println(demo.output());
+        }
+    }
+
+    @Test
+    void theDemoRunsTheJobOverKafkaChecksParityAndLeavesNothingRunning() throws Exception {
+        Path run = dir.resolve("run");
+        demo =
+                DemoProcess.start(
+                        run,
+                        "--users 40 --tx-per-user-day 1500 --duration 10s --speedup 120"
+                                + " --window-size 1m --allowed-lateness 30m --parallelism 2"
+                                + " --checkpoint-interval 2s");
+
+        demo.await(l -> l.contains("Flink web UI: http://localhost:"), Duration.ofSeconds(120));
+        Set<Long> started = demo.descendants();
+        int exit = demo.awaitExit(Duration.ofSeconds(150));
+
+        assertThat(exit).as("exit code; output:%n%s", demo.output()).isZero();
+        List<String> progress = demo.lines(l -> PROGRESS.matcher(l).matches());
+        assertThat(progress).as("progress lines; output:%n%s", demo.output()).isNotEmpty();
+
+        Matcher fin = demo.match(FINAL);
+        long sent = Long.parseLong(fin.group(1));
+        long in = Long.parseLong(fin.group(2));
+        long windows = Long.parseLong(fin.group(3));
+        long refires = Long.parseLong(fin.group(4));
+        long scores = Long.parseLong(fin.group(5));
+        assertThat(sent).as("records published").isPositive();
+        assertThat(in).as("the job read every record published").isEqualTo(sent);
+        assertThat(windows).as("windows fired").isPositive();
+        assertThat(scores).as("every pane scored").isEqualTo(windows + refires);
+
+        assertThat(demo.output())
+                .contains("parity PASS")
+                .contains("parity exit code 0 (within thresholds)")
+                .contains("report: " + run.resolve("parity").resolve("report.html"));
+        assertThat(run.resolve("parity").resolve("report.json")).isRegularFile();
+        assertThat(committedFiles(run.resolve("archive").resolve("features")))
+                .as("features archived and committed on the final savepoint")
+                .isNotEmpty();
+        assertThat(demo.output()).contains("Nothing left running");
+
+        Matcher pids = demo.match(PIDS);
+        assertNothingAlive(started, pids);
+    }
+
+    @Test
+    void ctrlCCancelsTheJobAndStopsKafkaAndTheRegistry() throws Exception {
+        demo = DemoProcess.start(dir.resolve("run"), "--users 20 --duration 10m --parallelism 2");
+
+        // Records flow through the job: interrupt it in the middle of its work.
+        demo.await(
+                l -> {
+                    Matcher m = PROGRESS.matcher(l);
+                    return m.matches() && Long.parseLong(m.group(2)) > 0;
+                },
+                Duration.ofSeconds(120));
+        Set<Long> started = demo.descendants();
+        demo.signal("INT");
+        int exit = demo.awaitExit(Duration.ofSeconds(60));
+
+        assertThat(exit).as("SIGINT exit code; output:%n%s", demo.output()).isEqualTo(130);
+        assertThat(demo.output())
+                .contains("Interrupted: cancelling the job, stopping Kafka and the schema registry")
+                .contains("Stopped; nothing left running")
+                .doesNotContain("demo failed")
+                .doesNotContain("parity exit code");
+        assertThat(demo.output())
+                .as("the hook has the last word")
+                .endsWith("Stopped; nothing left running. Run directory: " + dir.resolve("run"));
+        assertNothingAlive(started, demo.match(PIDS));
+    }
+
+    private void assertNothingAlive(Set<Long> started, Matcher pids) {
+        Set<Long> expected = new TreeSet<>(started);
+        long broker = Long.parseLong(pids.group(1));
+        long registry = Long.parseLong(pids.group(2));
+        assertThat(started)
+                .as("the broker and the registry are the demo's child processes")
+                .contains(broker, registry);
+        expected.add(demo.pid());
+        for (long pid : expected) {
+            assertThat(ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false))
+                    .as(
+                            "process %d (demo %d, broker %d, registry %d) is gone",
+                            pid, demo.pid(), broker, registry)
+                    .isFalse();
+        }
+    }
+
+    private static List<Path> committedFiles(Path streamDir) throws IOException {
+        try (Stream<Path> all = Files.walk(streamDir)) {
+            return all.filter(Files::isRegularFile)
+                    .filter(p -> p.getFileName().toString().startsWith("part-"))
+                    .toList();
+        }
+    }
+
+    /** The demo's JVM, its output line by line, and the processes it started. */
+    static final class DemoProcess {
+        private final Process process;
+        private final List<String> lines = new ArrayList<>();
+        // Handles, not pids: a handle carries its process's start time, so destroying it can never
+        // hit another process that reused the pid.
+        private final List<ProcessHandle> descendants = new ArrayList<>();
+
+        private DemoProcess(Process process) {
+            this.process = process;
+            Thread reader =
+                    new Thread(
+                            () -> {
+                                try (BufferedReader r =
+                                        new BufferedReader(
+                                                new InputStreamReader(
+                                                        process.getInputStream(),
+                                                        StandardCharsets.UTF_8))) {
+                                    String line;
+                                    while ((line = r.readLine()) != null) {
+                                        synchronized (lines) {
+                                            lines.add(line);
+                                            lines.notifyAll();
+                                        }
+                                    }
+                                } catch (IOException closed) {
+                                    // the process ended
+                                }
+                                synchronized (lines) {
+                                    lines.add(null);
+                                    lines.notifyAll();
+                                }
+                            },
+                            "demo-output");
+            reader.setDaemon(true);
+            reader.start();
+        }
+
+        /** {@code java ... FraudCli demo --dir RUN ARGS}, as ./fraud demo runs it. */
+        static DemoProcess start(Path runDir, String args) throws IOException {
+            Path module = Path.of(System.getProperty("user.dir"));
+            Path root = module.getParent();
+            String classpath =
+                    module.resolve("target/classes")
+                            + java.io.File.pathSeparator
+                            + Files.readString(module.resolve("target/runtime.classpath")).trim();
+            List<String> command = new ArrayList<>();
+            command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+            command.add("@" + root.resolve(".mvn/flink-jvm.options"));
+            command.add("-Xmx1g");
+            command.add(
+                    "-D"
+                            + BrokerRuntime.HOME_PROPERTY
+                            + "="
+                            + System.getProperty(BrokerRuntime.HOME_PROPERTY));
+            command.add(
+                    "-Dlog4j2.configurationFile="
+                            + module.resolve("src/main/resources/log4j2-demo.xml"));
+            command.add("-cp");
+            command.add(classpath);
+            command.add(FraudCli.class.getName());
+            command.add("demo");
+            command.add("--dir");
+            command.add(runDir.toString());
+            command.addAll(List.of(args.split(" ")));
+            return new DemoProcess(
+                    new ProcessBuilder(command)
+                            .redirectErrorStream(true)
+                            .redirectInput(
+                                    ProcessBuilder.Redirect.from(new java.io.File("/dev/null")))
+                            .start());
+        }
+
+        long pid() {
+            return process.pid();
+        }
+
+        /**
+         * Waits for a line matching {@code condition}; fails with the output on timeout or exit.
+         */
+        String await(Predicate<String> condition, Duration timeout) throws InterruptedException {
+            long deadline = System.nanoTime() + timeout.toNanos();
+            synchronized (lines) {
+                int seen = 0;
+                while (true) {
+                    while (seen < lines.size()) {
+                        String l = lines.get(seen++);
+                        if (l == null) {
+                            throw new AssertionError(
+                                    "the demo ended before the expected line; output:\n"
+                                            + output());
+                        }
+                        if (condition.test(l)) {
+                            return l;
+                        }
+                    }
+                    long left = deadline - System.nanoTime();
+                    if (left <= 0) {
+                        throw new AssertionError(
+                                "no expected line within " + timeout + "; output:\n" + output());
+                    }
+                    lines.wait(TimeUnit.NANOSECONDS.toMillis(left) + 1);
+                }
+            }
+        }
+
+        /** The pids of the processes the demo started that are alive now (broker, registry). */
+        Set<Long> descendants() {
+            Set<Long> pids = new TreeSet<>();
+            process.descendants()
+                    .forEach(
+                            p -> {
+                                descendants.add(p);
+                                pids.add(p.pid());
+                            });
+            return pids;
+        }
+
+        void signal(String signal) throws Exception {
+            Process kill =
+                    new ProcessBuilder("kill", "-" + signal, Long.toString(process.pid()))
+                            .inheritIO()
+                            .start();
+            assertThat(kill.waitFor()).as("kill -%s exit code", signal).isZero();
+        }
+
+        int awaitExit(Duration timeout) throws InterruptedException {
+            if (!process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
+                throw new AssertionError(
+                        "the demo did not end within " + timeout + "; output:\n" + output());
+            }
+            // Until the end of its output, so that every line is there.
+            synchronized (lines) {
+                while (lines.isEmpty() || lines.get(lines.size() - 1) != null) {
+                    lines.wait(1000);
+                }
+            }
+            return process.exitValue();
+        }
+
+        List<String> lines(Predicate<String> filter) {
+            synchronized (lines) {
+                return lines.stream().filter(l -> l != null && filter.test(l)).toList();
+            }
+        }
+
+        Matcher match(Pattern pattern) {
+            for (String l : lines(l -> true)) {
+                Matcher m = pattern.matcher(l);
+                if (m.find()) {
+                    return m;
+                }
+            }
+            throw new AssertionError("no line matches " + pattern + "; output:\n" + output());
+        }
+
+        String output() {
+            return String.join("\n", lines(l -> true));
+        }
+
+        /** After a failed test: nothing of ours may outlive it. */
+        void killAll() {
+            descendants();
+            process.destroyForcibly();
+            descendants.forEach(ProcessHandle::destroyForcibly);
+        }
+    }
+}

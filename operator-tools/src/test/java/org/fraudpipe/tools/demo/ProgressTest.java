@@ -1,0 +1,92 @@
+package org.fraudpipe.tools.demo;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Map;
+import java.util.OptionalLong;
+import org.fraudpipe.job.ingest.IngestRouter;
+import org.fraudpipe.job.scoring.BatchScoringOperator;
+import org.fraudpipe.job.topology.PaneMetrics;
+import org.fraudpipe.job.window.TooLateRecordFunction;
+import org.junit.jupiter.api.Test;
+
+class ProgressTest {
+
+    static final long NOON = Instant.parse("2026-11-28T12:00:00Z").toEpochMilli();
+
+    @Test
+    void aLineShowsEveryCounterOfTheJobByItsAccumulator() {
+        Map<String, Object> accumulators =
+                Map.ofEntries(
+                        Map.entry(IngestRouter.RECORDS_IN, 90L),
+                        Map.entry(IngestRouter.RECORDS_VALID, 84L),
+                        Map.entry(IngestRouter.RECORDS_DEAD_LETTERED, 2L),
+                        Map.entry(IngestRouter.RECORDS_QUARANTINED, 3L),
+                        Map.entry(IngestRouter.RECORDS_TOO_LATE_AFTER_RESTORE, 1L),
+                        Map.entry(TooLateRecordFunction.TOO_LATE_RECORDS_METRIC, 4L),
+                        Map.entry(PaneMetrics.WINDOWS_FIRED, 40L),
+                        Map.entry(PaneMetrics.LATE_REFIRES, 6L),
+                        Map.entry(BatchScoringOperator.SCORED, 46L),
+                        Map.entry(BatchScoringOperator.DECISIONS_ALLOW, 43L),
+                        Map.entry(BatchScoringOperator.DECISIONS_REVIEW, 2L),
+                        Map.entry(BatchScoringOperator.DECISIONS_BLOCK, 1L));
+
+        String line =
+                Progress.line(
+                        "0:42",
+                        100,
+                        Progress.Counters.of(accumulators),
+                        12.4,
+                        OptionalLong.of(NOON),
+                        NOON + 6_000,
+                        60);
+
+        assertThat(line)
+                .isEqualTo(
+                        "0:42 | sent 100 | in 90 (12/s) | wm 12:00:00, lag 6s (0.1 s wall)"
+                                + " | windows 40 | re-fires 6 | too late 5 | quarantined 3"
+                                + " | dead letters 2 | scores 46: allow 43, review 2, block 1");
+    }
+
+    @Test
+    void countersAbsentFromTheJobAreZero() {
+        assertThat(Progress.Counters.of(Map.of())).isEqualTo(Progress.Counters.NONE);
+    }
+
+    @Test
+    void theWatermarkIsUnknownBeforeTheFirstAndTheEndOfTimeAfterDraining() {
+        assertThat(Progress.watermark(OptionalLong.empty(), NOON, 60)).isEqualTo("-");
+        assertThat(Progress.watermark(OptionalLong.of(Long.MIN_VALUE), NOON, 60)).isEqualTo("-");
+        assertThat(Progress.watermark(OptionalLong.of(Long.MAX_VALUE), NOON, 60))
+                .isEqualTo("end of time (drained)");
+        assertThat(Progress.watermark(OptionalLong.of(NOON), NOON + 125_000, 1))
+                .isEqualTo("12:00:00, lag 2m05s");
+        assertThat(Progress.watermark(OptionalLong.of(NOON), Long.MIN_VALUE, 60))
+                .isEqualTo("12:00:00");
+    }
+
+    @Test
+    void theRateIsRecordsInPerSecondOverTheLastFiveSeconds() {
+        Progress progress = new Progress();
+        long s = 1_000_000_000L;
+        assertThat(progress.rate(0, 0)).isZero();
+        assertThat(progress.rate(s, 50)).isEqualTo(50.0);
+        assertThat(progress.rate(2 * s, 150)).isEqualTo(75.0);
+        // After more than five seconds the oldest polls no longer count.
+        progress.rate(6 * s, 450);
+        assertThat(progress.rate(8 * s, 650)).isEqualTo((650 - 150) / 6.0);
+    }
+
+    @Test
+    void durationsAreShortAndReadable() {
+        assertThat(Progress.human(850)).isEqualTo("850ms");
+        assertThat(Progress.human(7_400)).isEqualTo("7s");
+        assertThat(Progress.human(125_000)).isEqualTo("2m05s");
+        assertThat(Progress.human(3_720_000)).isEqualTo("1h02m");
+        assertThat(Progress.human(-3_000)).isEqualTo("-3s");
+        assertThat(Progress.elapsed(Duration.ofSeconds(62))).isEqualTo("1:02");
+        assertThat(Progress.elapsed(Duration.ofSeconds(3723))).isEqualTo("1:02:03");
+    }
+}
