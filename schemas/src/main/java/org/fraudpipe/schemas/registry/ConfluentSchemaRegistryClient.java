@@ -185,7 +185,8 @@ public final class ConfluentSchemaRegistryClient implements SchemaRegistryClient
                                                             subject,
                                                             baseUrl,
                                                             message,
-                                                            compatibilityLevel(subject))
+                                                            compatibilityLevel(subject),
+                                                            code)
                                                     : null);
                     int id = requiredInt(answer, "id", "POST " + path);
                     schemasById.putIfAbsent(id, CompletableFuture.completedFuture(schema));
@@ -256,7 +257,8 @@ public final class ConfluentSchemaRegistryClient implements SchemaRegistryClient
                         (status, code, message) ->
                                 code == SchemaRegistryException.SUBJECT_NOT_FOUND
                                                 || code == SchemaRegistryException.VERSION_NOT_FOUND
-                                        ? new SubjectNotFoundException(subject, baseUrl, message)
+                                        ? new SubjectNotFoundException(
+                                                subject, baseUrl, message, code)
                                         : null);
         String what = "GET " + path;
         int id = requiredInt(answer, "id", what);

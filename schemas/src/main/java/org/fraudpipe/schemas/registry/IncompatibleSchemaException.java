@@ -32,6 +32,16 @@ public final class IncompatibleSchemaException extends SchemaRegistryException {
      */
     public IncompatibleSchemaException(
             String subject, String registryUrl, String details, String compatibilityLevel) {
+        this(subject, registryUrl, details, compatibilityLevel, INCOMPATIBLE_SCHEMA);
+    }
+
+    /** As the REST client saw it: with the registry's own error code (Apicurio: 0). */
+    IncompatibleSchemaException(
+            String subject,
+            String registryUrl,
+            String details,
+            String compatibilityLevel,
+            int errorCode) {
         super(
                 "Schema for subject '"
                         + subject
@@ -46,7 +56,7 @@ public final class IncompatibleSchemaException extends SchemaRegistryException {
                         + " Avro promotion (int->long->float->double, string<->bytes); see"
                         + " schemas/README.md.",
                 409,
-                INCOMPATIBLE_SCHEMA);
+                errorCode);
         this.subject = subject;
         this.compatibilityLevel = compatibilityLevel;
     }

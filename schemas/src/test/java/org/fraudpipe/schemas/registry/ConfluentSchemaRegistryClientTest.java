@@ -201,6 +201,25 @@ class ConfluentSchemaRegistryClientTest {
     }
 
     @Test
+    void unknownSubjectAnsweredAsApicurioDoesGivesSubjectNotFoundWithTheRegistrysCode() {
+        server.answerNext(
+                404,
+                "{\"message\":\"No version 'latest' found for artifact with ID"
+                        + " 'no-such-topic-value' in group 'null'.\",\"error_code\":40402}");
+
+        assertThatThrownBy(() -> client.latestSchema("no-such-topic-value"))
+                .isInstanceOfSatisfying(
+                        SubjectNotFoundException.class,
+                        e -> {
+                            assertThat(e.httpStatus()).isEqualTo(404);
+                            assertThat(e.errorCode()).isEqualTo(40402);
+                            assertThat(e.subject()).isEqualTo("no-such-topic-value");
+                        })
+                .hasMessageContaining("No version 'latest' found")
+                .hasMessageContaining("register the schema first");
+    }
+
+    @Test
     void unknownIdGivesSchemaNotFoundWith40403AndWhatToDo() {
         assertThatThrownBy(() -> client.getSchemaById(77))
                 .isInstanceOfSatisfying(
@@ -287,6 +306,8 @@ class ConfluentSchemaRegistryClientTest {
                         e -> {
                             assertThat(e.subject()).isEqualTo("transactions-value");
                             assertThat(e.compatibilityLevel()).isEqualTo("FORWARD");
+                            assertThat(e.httpStatus()).isEqualTo(409);
+                            assertThat(e.errorCode()).as("what the registry said").isZero();
                         })
                 .hasMessageContaining("'transactions-value'")
                 .hasMessageContaining(
