@@ -36,7 +36,10 @@ import org.apache.avro.SchemaParseException;
  *   <li>{@code GET /subjects/{subject}/versions/latest} answers {@code {"subject", "version", "id",
  *       "schema"}};
  *   <li>{@code POST /compatibility/subjects/{subject}/versions/latest} answers {@code
- *       {"is_compatible": bool}}.
+ *       {"is_compatible": bool}};
+ *   <li>{@code GET /config/{subject}?defaultToGlobal=true}, else {@code GET /config}, answer {@code
+ *       {"compatibilityLevel": "..."}}: asked only after a refusal (409), so that {@link
+ *       IncompatibleSchemaException} names the level the registry checked.
  * </ul>
  *
  * Requests carry {@code Content-Type: application/vnd.schemaregistry.v1+json}; subject names are
@@ -179,7 +182,11 @@ public final class ConfluentSchemaRegistryClient implements SchemaRegistryClient
                                     (status, code, message) ->
                                             status == 409
                                                     ? new IncompatibleSchemaException(
-                                                            subject, baseUrl, message)
+                                                            subject,
+                                                            baseUrl,
+                                                            message,
+                                                            compatibilityLevel(subject),
+                                                            code)
                                                     : null);
                     int id = requiredInt(answer, "id", "POST " + path);
                     schemasById.putIfAbsent(id, CompletableFuture.completedFuture(schema));
@@ -250,7 +257,8 @@ public final class ConfluentSchemaRegistryClient implements SchemaRegistryClient
                         (status, code, message) ->
                                 code == SchemaRegistryException.SUBJECT_NOT_FOUND
                                                 || code == SchemaRegistryException.VERSION_NOT_FOUND
-                                        ? new SubjectNotFoundException(subject, baseUrl, message)
+                                        ? new SubjectNotFoundException(
+                                                subject, baseUrl, message, code)
                                         : null);
         String what = "GET " + path;
         int id = requiredInt(answer, "id", what);
@@ -292,6 +300,33 @@ public final class ConfluentSchemaRegistryClient implements SchemaRegistryClient
     @Override
     public String toString() {
         return "ConfluentSchemaRegistryClient[" + baseUrl + "]";
+    }
+
+    /**
+     * The compatibility level the registry applies to {@code subject}, asked only to explain a
+     * refusal: the subject's own ({@code GET /config/{subject}?defaultToGlobal=true}), else the
+     * global one ({@code GET /config}), else null. Real registries check the level configured for
+     * the subject, which need not be BACKWARD (Apicurio's default is NONE).
+     */
+    private String compatibilityLevel(String subject) {
+        for (String path :
+                new String[] {
+                    "/config/" + encodeSegment(subject) + "?defaultToGlobal=true", "/config"
+                }) {
+            try {
+                JsonNode answer = call("GET", path, null, (status, code, message) -> null);
+                JsonNode level = answer.get("compatibilityLevel");
+                if (level == null) {
+                    level = answer.get("compatibility");
+                }
+                if (level != null && level.isTextual() && !level.textValue().isBlank()) {
+                    return level.textValue();
+                }
+            } catch (SchemaRegistryException e) {
+                // no level for the subject (Confluent: 40408), or not served: try the next
+            }
+        }
+        return null;
     }
 
     // ---------------------------------------------------------------------------------------

@@ -1,6 +1,9 @@
 package org.fraudpipe.schemas.registry;
 
-/** Nothing is registered under the subject (HTTP 404, Confluent error code 40401). */
+/**
+ * Nothing is registered under the subject (HTTP 404, Confluent error code 40401; Apicurio answers
+ * 40402, version not found, and {@link #errorCode()} says what the registry said).
+ */
 public final class SubjectNotFoundException extends SchemaRegistryException {
     private static final long serialVersionUID = 1L;
 
@@ -12,6 +15,12 @@ public final class SubjectNotFoundException extends SchemaRegistryException {
      * @param registryMessage the registry's own message, or null
      */
     public SubjectNotFoundException(String subject, String registryUrl, String registryMessage) {
+        this(subject, registryUrl, registryMessage, SUBJECT_NOT_FOUND);
+    }
+
+    /** As the REST client saw it: with the registry's own error code (Apicurio: 40402). */
+    SubjectNotFoundException(
+            String subject, String registryUrl, String registryMessage, int errorCode) {
         super(
                 "Subject '"
                         + subject
@@ -22,7 +31,7 @@ public final class SubjectNotFoundException extends SchemaRegistryException {
                         + " (producers register on their first send), or check the topic name"
                         + " (subjects are <topic>-value / <topic>-key) and schema.registry.url.",
                 404,
-                SUBJECT_NOT_FOUND);
+                errorCode);
         this.subject = subject;
     }
 

@@ -201,6 +201,25 @@ class ConfluentSchemaRegistryClientTest {
     }
 
     @Test
+    void unknownSubjectAnsweredAsApicurioDoesGivesSubjectNotFoundWithTheRegistrysCode() {
+        server.answerNext(
+                404,
+                "{\"message\":\"No version 'latest' found for artifact with ID"
+                        + " 'no-such-topic-value' in group 'null'.\",\"error_code\":40402}");
+
+        assertThatThrownBy(() -> client.latestSchema("no-such-topic-value"))
+                .isInstanceOfSatisfying(
+                        SubjectNotFoundException.class,
+                        e -> {
+                            assertThat(e.httpStatus()).isEqualTo(404);
+                            assertThat(e.errorCode()).isEqualTo(40402);
+                            assertThat(e.subject()).isEqualTo("no-such-topic-value");
+                        })
+                .hasMessageContaining("No version 'latest' found")
+                .hasMessageContaining("register the schema first");
+    }
+
+    @Test
     void unknownIdGivesSchemaNotFoundWith40403AndWhatToDo() {
         assertThatThrownBy(() -> client.getSchemaById(77))
                 .isInstanceOfSatisfying(
@@ -269,6 +288,64 @@ class ConfluentSchemaRegistryClientTest {
                 .hasMessageContaining("transactions-value")
                 .hasMessageContaining("incompatible with an earlier schema")
                 .hasMessageContaining("add fields only with defaults");
+    }
+
+    @Test
+    void incompatibleRegistrationNamesTheLevelTheRegistryHasForTheSubject() {
+        // Apicurio's refusal under FORWARD: HTTP 409, error_code 0, no level in the message.
+        server.answerNext(
+                409,
+                "{\"message\":\"Incompatible artifact: transactions-value [AVRO], num of"
+                        + " incompatible diffs: {1}, list of diff types: [country at /fields/6]"
+                        + " Causes: country at /fields/6\",\"error_code\":0}");
+        server.answerNext(200, "{\"compatibilityLevel\":\"FORWARD\"}");
+
+        assertThatThrownBy(() -> client.register("transactions-value", TX))
+                .isInstanceOfSatisfying(
+                        IncompatibleSchemaException.class,
+                        e -> {
+                            assertThat(e.subject()).isEqualTo("transactions-value");
+                            assertThat(e.compatibilityLevel()).isEqualTo("FORWARD");
+                            assertThat(e.httpStatus()).isEqualTo(409);
+                            assertThat(e.errorCode()).as("what the registry said").isZero();
+                        })
+                .hasMessageContaining("'transactions-value'")
+                .hasMessageContaining(
+                        "FORWARD: data written with the new schema must be readable with the"
+                                + " latest")
+                .hasMessageContaining("country at /fields/6")
+                .hasMessageNotContaining("BACKWARD:");
+        assertThat(server.requests()).hasSize(2);
+        assertThat(server.lastRequest().method()).isEqualTo("GET");
+        assertThat(server.lastRequest().rawPath()).isEqualTo("/config/transactions-value");
+    }
+
+    @Test
+    void incompatibleRegistrationFallsBackToTheGlobalLevelThenToNoLevel() {
+        String noSubjectLevel =
+                "{\"error_code\":40408,\"message\":\"Subject 'transactions-value' does not have"
+                        + " subject-level compatibility configured\"}";
+        server.answerNext(409, "{\"error_code\":409,\"message\":\"incompatible\"}");
+        server.answerNext(404, noSubjectLevel);
+        server.answerNext(200, "{\"compatibilityLevel\":\"FULL\"}");
+        server.answerNext(409, "{\"error_code\":409,\"message\":\"incompatible\"}");
+        server.answerNext(404, noSubjectLevel);
+        server.answerNext(404, "{\"error_code\":404,\"message\":\"HTTP 404 Not Found\"}");
+
+        assertThatThrownBy(() -> client.register("transactions-value", TX))
+                .isInstanceOfSatisfying(
+                        IncompatibleSchemaException.class,
+                        e -> assertThat(e.compatibilityLevel()).isEqualTo("FULL"))
+                .hasMessageContaining("FULL: BACKWARD and FORWARD against the latest");
+        assertThat(server.lastRequest().rawPath()).isEqualTo("/config");
+        assertThatThrownBy(() -> client.register("transactions-value", TX))
+                .isInstanceOfSatisfying(
+                        IncompatibleSchemaException.class,
+                        e -> assertThat(e.compatibilityLevel()).isNull())
+                .hasMessageContaining(
+                        "under the compatibility level the registry has for the subject")
+                .hasMessageContaining("add fields only with defaults");
+        assertThat(server.requests()).hasSize(6);
     }
 
     @Test
