@@ -116,12 +116,32 @@ public enum Topic {
     /**
      * Topic-level configuration to create the topic with. Compacted topics keep every key's latest
      * value forever; the others are retained for seven days by default (the parity checker reads
-     * them nightly).
+     * them nightly). The input topic stamps records with the broker's append time ({@code
+     * LogAppendTime}): the job judges future-dated records against that timestamp, so it must not
+     * be whatever the producer put there.
      */
     public Map<String, String> topicConfig() {
-        return switch (cleanupPolicy) {
-            case COMPACT -> Map.of("cleanup.policy", "compact", "min.compaction.lag.ms", "3600000");
-            case DELETE -> Map.of("cleanup.policy", "delete", "retention.ms", "604800000");
-        };
+        Map<String, String> config =
+                new java.util.LinkedHashMap<>(
+                        switch (cleanupPolicy) {
+                            case COMPACT ->
+                                    Map.of(
+                                            "cleanup.policy",
+                                            "compact",
+                                            "min.compaction.lag.ms",
+                                            "3600000");
+                            case DELETE ->
+                                    Map.of("cleanup.policy", "delete", "retention.ms", "604800000");
+                        });
+        if (this == TRANSACTIONS) {
+            config.put(MESSAGE_TIMESTAMP_TYPE, LOG_APPEND_TIME);
+        }
+        return Map.copyOf(config);
     }
+
+    /** Kafka's topic config naming whose clock stamps a record. */
+    public static final String MESSAGE_TIMESTAMP_TYPE = "message.timestamp.type";
+
+    /** Its value for the broker's clock at append. */
+    public static final String LOG_APPEND_TIME = "LogAppendTime";
 }

@@ -27,8 +27,9 @@ public enum JobOption {
     FUTURE_TOLERANCE(
             "future-tolerance",
             "5m",
-            "Records whose event time is beyond processing time plus this are quarantined as"
-                    + " FUTURE_DATED before they can move the watermark."),
+            "Records whose event time is beyond their arrival (the Kafka record timestamp:"
+                    + " the broker's append time on a LogAppendTime topic) plus this are"
+                    + " quarantined as FUTURE_DATED before they can move the watermark."),
 
     // Scoring
     MODEL(

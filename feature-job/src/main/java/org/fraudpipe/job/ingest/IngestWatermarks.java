@@ -1,77 +1,96 @@
 package org.fraudpipe.job.ingest;
 
 import java.time.Duration;
-import org.apache.flink.api.common.eventtime.Watermark;
+import org.apache.flink.api.common.eventtime.BoundedOutOfOrdernessWatermarks;
 import org.apache.flink.api.common.eventtime.WatermarkGenerator;
 import org.apache.flink.api.common.eventtime.WatermarkOutput;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
+import org.apache.flink.api.common.eventtime.WatermarksWithIdleness;
 
 /**
  * Event time of the job: timestamps and watermarks of {@link IngestedRecord}s, applied in the
  * source (per Kafka partition) so that a lagging partition holds the watermark back and an idle one
  * does not.
  *
- * <p>The watermark is bounded out-of-orderness, as Flink's own: {@code max event time seen − bound
- * − 1 ms}, but only records that may reach a window count ({@link IngestedRecord#isWindowable()}):
- * a dead letter or a future-dated record never moves it. That is why this generator exists instead
- * of {@link WatermarkStrategy#forBoundedOutOfOrderness}.
+ * <p>Flink's own generators, bounded out-of-orderness ({@code max event time seen − bound − 1 ms})
+ * and idleness, but fed only the records that may reach a window ({@link
+ * IngestedRecord#isWindowable()}): a dead letter or a future-dated record neither moves the
+ * watermark nor counts as activity. Were they activity, a partition receiving only poison pills or
+ * records from a client whose clock runs ahead would never go idle and would hold event time back
+ * for every partition. That filter is why these strategies exist instead of {@link
+ * WatermarkStrategy#forBoundedOutOfOrderness} with {@link WatermarkStrategy#withIdleness}.
  */
 public final class IngestWatermarks {
 
     private IngestWatermarks() {}
 
     /**
-     * For Kafka: watermarks emitted periodically, idle partitions excluded after {@code idleness}.
+     * For Kafka: watermarks emitted periodically; a partition without a windowable record for
+     * {@code idleness} (on the source's input-activity clock, as Flink's {@code withIdleness}) is
+     * idle and no longer holds the watermark back.
      */
     public static WatermarkStrategy<IngestedRecord> streaming(Duration bound, Duration idleness) {
         return WatermarkStrategy.<IngestedRecord>forGenerator(
-                        ctx -> new WindowableBoundedOutOfOrderness(bound.toMillis(), false))
-                .withTimestampAssigner((record, previous) -> record.timestamp())
-                .withIdleness(idleness);
-    }
-
-    /**
-     * For deterministic replay: a watermark after every record and no idleness (which would depend
-     * on the wall clock), so the same file gives the same watermarks every time.
-     */
-    public static WatermarkStrategy<IngestedRecord> perRecord(Duration bound) {
-        return WatermarkStrategy.<IngestedRecord>forGenerator(
-                        ctx -> new WindowableBoundedOutOfOrderness(bound.toMillis(), true))
+                        ctx ->
+                                new WindowableOnly(
+                                        new WatermarksWithIdleness<>(
+                                                new BoundedOutOfOrdernessWatermarks<>(bound),
+                                                idleness,
+                                                ctx.getInputActivityClock())))
                 .withTimestampAssigner((record, previous) -> record.timestamp());
     }
 
-    /** Bounded out-of-orderness over windowable records only. */
-    static final class WindowableBoundedOutOfOrderness
-            implements WatermarkGenerator<IngestedRecord> {
-        private final long boundMillis;
-        private final boolean emitPerRecord;
-        private long maxTimestamp;
+    /**
+     * For deterministic replay: a watermark after every windowable record and no idleness (which
+     * would depend on the wall clock), so the same file gives the same watermarks every time.
+     */
+    public static WatermarkStrategy<IngestedRecord> perRecord(Duration bound) {
+        return WatermarkStrategy.<IngestedRecord>forGenerator(
+                        ctx ->
+                                new WindowableOnly(
+                                        new EmitOnEveryEvent(
+                                                new BoundedOutOfOrdernessWatermarks<>(bound))))
+                .withTimestampAssigner((record, previous) -> record.timestamp());
+    }
 
-        WindowableBoundedOutOfOrderness(long boundMillis, boolean emitPerRecord) {
-            this.boundMillis = boundMillis;
-            this.emitPerRecord = emitPerRecord;
-            // So that the first watermark computed does not underflow.
-            this.maxTimestamp = Long.MIN_VALUE + boundMillis + 1;
+    /** Hands the wrapped generator only the records that may reach a window. */
+    private static final class WindowableOnly implements WatermarkGenerator<IngestedRecord> {
+        private final WatermarkGenerator<IngestedRecord> generator;
+
+        WindowableOnly(WatermarkGenerator<IngestedRecord> generator) {
+            this.generator = generator;
         }
 
         @Override
         public void onEvent(IngestedRecord event, long timestamp, WatermarkOutput output) {
-            if (!event.isWindowable()) {
-                return;
-            }
-            maxTimestamp = Math.max(maxTimestamp, timestamp);
-            if (emitPerRecord) {
-                output.emitWatermark(current());
+            if (event.isWindowable()) {
+                generator.onEvent(event, timestamp, output);
             }
         }
 
         @Override
         public void onPeriodicEmit(WatermarkOutput output) {
-            output.emitWatermark(current());
+            generator.onPeriodicEmit(output);
+        }
+    }
+
+    /** Emits the wrapped generator's watermark after every event it is given. */
+    private static final class EmitOnEveryEvent implements WatermarkGenerator<IngestedRecord> {
+        private final WatermarkGenerator<IngestedRecord> generator;
+
+        EmitOnEveryEvent(WatermarkGenerator<IngestedRecord> generator) {
+            this.generator = generator;
         }
 
-        private Watermark current() {
-            return new Watermark(maxTimestamp - boundMillis - 1);
+        @Override
+        public void onEvent(IngestedRecord event, long timestamp, WatermarkOutput output) {
+            generator.onEvent(event, timestamp, output);
+            generator.onPeriodicEmit(output);
+        }
+
+        @Override
+        public void onPeriodicEmit(WatermarkOutput output) {
+            generator.onPeriodicEmit(output);
         }
     }
 }

@@ -9,11 +9,12 @@ import org.fraudpipe.schemas.avro.Transaction;
  * One source record after decoding and validation, before it is routed to its fate. Exactly one of
  * {@link #transaction} and {@link #deadLetter} is set.
  *
- * <p>Invariants: {@link #receivedAt} is the processing time at which the record arrived (wall clock
- * when read from Kafka; the record's {@code arrivalTime} in a replay). {@link #futureDated} is
- * decided once, when the record is read, as {@code eventTime > receivedAt + future-tolerance}; the
- * watermark generator and the router both obey that one decision, so a quarantined record can never
- * have moved the watermark.
+ * <p>Invariants: {@link #receivedAt} is the processing time at which the record was read (wall
+ * clock when read from Kafka; the record's {@code arrivalTime} in a replay). {@link #arrivalTime()}
+ * is when it reached Kafka: its record timestamp when it has one, else {@code receivedAt}. {@link
+ * #futureDated} is decided once, when the record is read, as {@code eventTime > arrivalTime +
+ * future-tolerance} ({@link RecordIngestor#isFutureDated}); the watermark generator and the router
+ * both obey that one decision, so a quarantined record can never have moved the watermark.
  *
  * <p>Every record, valid or not, carries its {@link SourcePosition} (the {@code source*} fields and
  * {@link #recordTimestamp}): a dead letter names it, and a valid transaction is archived with it
@@ -82,6 +83,15 @@ public final class IngestedRecord {
         sourcePartition = position.partition();
         sourceOffset = position.offset();
         recordTimestamp = position.timestamp() == null ? null : position.timestamp().toEpochMilli();
+    }
+
+    /**
+     * When the record reached Kafka, as the future-dated rule judges it: the record timestamp (the
+     * broker's append time on a {@code LogAppendTime} topic), else {@link #receivedAt} (a replay,
+     * or a record without a timestamp).
+     */
+    public long arrivalTime() {
+        return RecordIngestor.arrivalTime(recordTimestamp, receivedAt);
     }
 
     /** Whether this record may reach a window and move the watermark. */

@@ -66,12 +66,35 @@ public final class RecordIngestor implements Serializable {
         if (problem.isPresent()) {
             return dead(position, key, value, receivedAt, DeadLetterReason.INVALID, problem.get());
         }
-        return IngestedRecord.valid(tx, position, receivedAt, isFutureDated(tx, receivedAt));
+        long arrival =
+                arrivalTime(
+                        position.timestamp() == null ? null : position.timestamp().toEpochMilli(),
+                        receivedAt);
+        return IngestedRecord.valid(tx, position, receivedAt, isFutureDated(tx, arrival));
     }
 
-    /** The one future-dated rule: event time beyond arrival plus the tolerance. */
-    public boolean isFutureDated(Transaction tx, long receivedAt) {
-        return tx.getEventTime().toEpochMilli() > receivedAt + futureToleranceMillis;
+    /**
+     * The one future-dated rule: event time beyond the arrival time plus the tolerance.
+     *
+     * @param arrivalTime {@link #arrivalTime(Long, long)} of the record, epoch millis
+     */
+    public boolean isFutureDated(Transaction tx, long arrivalTime) {
+        return tx.getEventTime().toEpochMilli() > arrivalTime + futureToleranceMillis;
+    }
+
+    /**
+     * The arrival time the future-dated rule judges against: the Kafka record timestamp when there
+     * is one, else the time the job read the record. With the input topic on {@code LogAppendTime}
+     * (as the job's topics are created) that is the broker's clock when the record was appended, so
+     * reprocessing a backlog gives the same fates as the live run, and a replay file's {@code
+     * arrivalTime} plays the same part. With {@code CreateTime} it is the producer's clock: a
+     * producer that stamps records with their event time would never have one quarantined.
+     *
+     * @param recordTimestamp the Kafka record timestamp, epoch millis, or null
+     * @param receivedAt when the job read the record, epoch millis
+     */
+    public static long arrivalTime(Long recordTimestamp, long receivedAt) {
+        return recordTimestamp != null ? recordTimestamp : receivedAt;
     }
 
     /**

@@ -21,8 +21,9 @@ import org.fraudpipe.schemas.wire.TopicSerdes;
  * IngestedRecord} per Kafka record and never throws for bad data, so a poison pill can never
  * restart-loop the job.
  *
- * <p>The arrival time ({@link IngestedRecord#receivedAt}) is the wall clock when the record is
- * deserialized, i.e. processing time. Every ingested record keeps its Kafka topic, partition,
+ * <p>{@link IngestedRecord#receivedAt} is the wall clock when the record is deserialized, i.e.
+ * processing time; the future-dated rule judges against the record's Kafka timestamp instead
+ * ({@link IngestedRecord#arrivalTime()}). Every ingested record keeps its Kafka topic, partition,
  * offset and record timestamp ({@link SourcePosition}): a dead letter's, or a valid transaction's
  * archive record's.
  */

@@ -1,12 +1,19 @@
 package org.fraudpipe.job.window;
 
 import java.time.Instant;
+import java.util.List;
 import java.util.Objects;
 import org.apache.flink.api.common.functions.OpenContext;
+import org.apache.flink.api.common.state.ListState;
+import org.apache.flink.api.common.state.ListStateDescriptor;
 import org.apache.flink.api.common.state.MapState;
 import org.apache.flink.api.common.state.MapStateDescriptor;
+import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.api.common.typeutils.base.LongSerializer;
+import org.apache.flink.runtime.state.FunctionInitializationContext;
+import org.apache.flink.runtime.state.FunctionSnapshotContext;
 import org.apache.flink.streaming.api.TimerService;
+import org.apache.flink.streaming.api.checkpoint.CheckpointedFunction;
 import org.apache.flink.streaming.api.functions.KeyedProcessFunction;
 import org.apache.flink.util.Collector;
 import org.apache.flink.util.OutputTag;
@@ -42,14 +49,36 @@ import org.fraudpipe.schemas.avro.Transaction;
  * timestamp is {@code t} and drops the window whose cleanup time is {@code t} (both, when the
  * lateness is a multiple of the size). The function relies on its input's timestamps ({@code
  * ctx.timestamp()}), assigned by the source's watermark strategy.
+ *
+ * <p><b>A dropped window never comes back, across restores.</b> Flink does not checkpoint
+ * watermarks: after a restore the operator's watermark starts over from nothing, and a record for a
+ * window whose state was already dropped would look on time and open a new revision-0 pane, which
+ * would overwrite the window's final value downstream (an upsert reader keeps the last record per
+ * key). So the operator keeps in operator state ({@value #WATERMARK_STATE}, union list state) the
+ * highest watermark each subtask saw, and after a restore takes the highest of them as {@code
+ * restoredWatermark}: a record whose window has no state and whose cleanup time is not after it is
+ * too late, exactly as it was before the failure. Why the highest, across subtasks: a window is
+ * dropped only in {@link #onTimer} at its cleanup time, which the subtask that dropped it had seen,
+ * so every dropped window's cleanup time is at most the restored value, whatever the parallelism
+ * and key groups after the restore. It never judges a record more harshly than the run without a
+ * failure would have: with aligned checkpoints every subtask has the same watermark at a barrier
+ * (the watermarks before it on every input channel), the values kept are at most that one, and
+ * every record replayed after the restore came after the barrier. A window that still has state is
+ * live whatever the restored value says (its cleanup timer is restored with it) and counts its
+ * records. Subtasks that saw no watermark (idle, or more subtasks than partitions) keep {@code
+ * Long.MIN_VALUE}, which the maximum ignores.
  */
 public final class FeatureWindowFunction
-        extends KeyedProcessFunction<String, Transaction, FeatureRecord> {
+        extends KeyedProcessFunction<String, Transaction, FeatureRecord>
+        implements CheckpointedFunction {
 
     private static final long serialVersionUID = 1L;
 
     /** Name of the per-user map state: window start (epoch millis) to {@link WindowPane}. */
     public static final String WINDOWS_STATE = "feature-windows";
+
+    /** Name of the operator (union list) state: the highest watermark each subtask saw. */
+    public static final String WATERMARK_STATE = "feature-windows-watermark";
 
     private final FeatureWindowSpec spec;
     private final OutputTag<Transaction> tooLate;
@@ -57,6 +86,13 @@ public final class FeatureWindowFunction
     private final WindowAssignment assignment;
     private final long lateness;
     private transient MapState<Long, WindowPane> windows;
+    private transient ListState<Long> watermarkState;
+
+    /** The highest watermark any subtask had seen at the restored checkpoint; MIN without one. */
+    private transient long restoredWatermark;
+
+    /** The highest watermark this subtask has seen (in an element or a timer). */
+    private transient long seenWatermark;
 
     /**
      * @param spec window size, allowed lateness, the source of {@code emittedAt}
@@ -73,6 +109,25 @@ public final class FeatureWindowFunction
     public static MapStateDescriptor<Long, WindowPane> windowsDescriptor() {
         return new MapStateDescriptor<>(
                 WINDOWS_STATE, LongSerializer.INSTANCE, WindowPaneSerializer.INSTANCE);
+    }
+
+    @Override
+    public void initializeState(FunctionInitializationContext context) throws Exception {
+        watermarkState =
+                context.getOperatorStateStore()
+                        .getUnionListState(new ListStateDescriptor<>(WATERMARK_STATE, Types.LONG));
+        restoredWatermark = Long.MIN_VALUE;
+        if (context.isRestored()) {
+            for (Long w : watermarkState.get()) {
+                restoredWatermark = Math.max(restoredWatermark, w);
+            }
+        }
+        seenWatermark = Long.MIN_VALUE;
+    }
+
+    @Override
+    public void snapshotState(FunctionSnapshotContext context) throws Exception {
+        watermarkState.update(List.of(Math.max(seenWatermark, restoredWatermark)));
     }
 
     @Override
@@ -93,6 +148,7 @@ public final class FeatureWindowFunction
         }
         TimerService timers = ctx.timerService();
         long watermark = timers.currentWatermark();
+        seenWatermark = Math.max(seenWatermark, watermark);
         long start = assignment.startOf(timestamp);
         long end = start + assignment.sizeMillis();
         long cleanup = spec.cleanupTime(end);
@@ -102,6 +158,11 @@ public final class FeatureWindowFunction
         }
         WindowPane pane = windows.get(start);
         boolean isNew = pane == null;
+        if (isNew && cleanup <= restoredWatermark) {
+            // Dropped before the restore (see the class comment): too late, never a new pane.
+            ctx.output(tooLate, tx);
+            return;
+        }
         if (isNew) {
             pane = new WindowPane(aggregator.createAccumulator());
         }
@@ -128,6 +189,7 @@ public final class FeatureWindowFunction
     @Override
     public void onTimer(long time, OnTimerContext ctx, Collector<FeatureRecord> out)
             throws Exception {
+        seenWatermark = Math.max(seenWatermark, ctx.timerService().currentWatermark());
         if (lateness > 0) {
             long closedStart = assignment.startOf(time - lateness);
             if (closedStart + assignment.sizeMillis() - 1 == time - lateness) {

@@ -45,7 +45,6 @@ class ReadmeDocumentsEveryOptionTest {
                     IngestRouter.RECORDS_VALID,
                     IngestRouter.RECORDS_DEAD_LETTERED,
                     IngestRouter.RECORDS_QUARANTINED,
-                    IngestRouter.RECORDS_TOO_LATE_AFTER_RESTORE,
                     IngestRouter.WATERMARK_LAG_MS,
                     TooLateRecordFunction.TOO_LATE_RECORDS_METRIC,
                     PaneMetrics.WINDOWS_FIRED,

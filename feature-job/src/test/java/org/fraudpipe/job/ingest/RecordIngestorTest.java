@@ -156,6 +156,39 @@ class RecordIngestorTest {
     }
 
     @Test
+    void futureDatedIsJudgedAgainstTheKafkaRecordTimestampNotWhenTheJobReadsIt() {
+        // Appended at T0 by a client whose clock ran two hours ahead; read live, and again when a
+        // backlog is reprocessed ten hours later: the same fate both times.
+        SourcePosition appendedAtT0 = new SourcePosition("transactions", 3, 42, T0);
+        Transaction ahead = tx(T0.plus(Duration.ofHours(2)));
+        long live = T0.toEpochMilli() + 50;
+        long reprocessed = T0.plus(Duration.ofHours(10)).toEpochMilli();
+
+        IngestedRecord liveRun = ingestor.ingest(appendedAtT0, KEY, VALUE, live, b -> ahead);
+        IngestedRecord backlog = ingestor.ingest(appendedAtT0, KEY, VALUE, reprocessed, b -> ahead);
+
+        assertThat(liveRun.futureDated).isTrue();
+        assertThat(backlog.futureDated).isTrue();
+        assertThat(backlog.arrivalTime()).isEqualTo(T0.toEpochMilli());
+        assertThat(backlog.receivedAt).isEqualTo(reprocessed);
+    }
+
+    @Test
+    void withoutARecordTimestampTheTimeTheRecordWasReadStandsForItsArrival() {
+        SourcePosition noTimestamp = new SourcePosition("tx.jsonl", 0, 7, null);
+        long arrival = T0.toEpochMilli();
+        IngestedRecord beyond =
+                ingestor.ingest(
+                        noTimestamp,
+                        KEY,
+                        VALUE,
+                        arrival,
+                        b -> tx(T0.plus(Duration.ofMinutes(5)).plusMillis(1)));
+        assertThat(beyond.futureDated).isTrue();
+        assertThat(beyond.arrivalTime()).isEqualTo(arrival);
+    }
+
+    @Test
     void aRegistryOutageIsNotBadDataAndFailsInsteadOfDeadLettering() {
         assertThatThrownBy(
                         () ->

@@ -468,8 +468,6 @@ class KafkaFeatureJobIT {
             assertThat(METRICS.counter(job.id(), IngestRouter.RECORDS_QUARANTINED)).isEqualTo(1);
             assertThat(METRICS.counter(job.id(), TooLateRecordFunction.TOO_LATE_RECORDS_METRIC))
                     .isZero();
-            assertThat(METRICS.counter(job.id(), IngestRouter.RECORDS_TOO_LATE_AFTER_RESTORE))
-                    .isZero();
         } finally {
             job.cancel();
         }

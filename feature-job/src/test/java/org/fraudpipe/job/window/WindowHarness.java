@@ -14,6 +14,7 @@ import org.apache.flink.state.rocksdb.RocksDBKeyedStateBackend;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.streaming.api.transformations.OneInputTransformation;
 import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
+import org.apache.flink.streaming.util.AbstractStreamOperatorTestHarness;
 import org.apache.flink.streaming.util.KeyedOneInputStreamOperatorTestHarness;
 import org.apache.flink.streaming.util.OneInputStreamOperatorTestHarness;
 import org.fraudpipe.job.features.TestTransactions;
@@ -58,9 +59,46 @@ final class WindowHarness {
         return open(spec, null, snapshot);
     }
 
-    @SuppressWarnings("unchecked")
+    /** Max parallelism of the parallel harnesses: the job's own. */
+    static final int MAX_PARALLELISM = 128;
+
+    /**
+     * Subtask {@code subtask} of {@code parallelism} window operators, restored from {@code
+     * snapshot} (repackaged snapshots of every subtask of the earlier run, null for a fresh start)
+     * as Flink redistributes state on a rescale.
+     */
+    static WindowHarness openSubtask(
+            FeatureWindowSpec spec,
+            int parallelism,
+            int subtask,
+            OperatorSubtaskState snapshot,
+            int snapshotParallelism)
+            throws Exception {
+        OperatorSubtaskState restored =
+                snapshot == null
+                        ? null
+                        : AbstractStreamOperatorTestHarness.repartitionOperatorState(
+                                snapshot,
+                                MAX_PARALLELISM,
+                                snapshotParallelism,
+                                parallelism,
+                                subtask);
+        return open(spec, null, restored, parallelism, subtask);
+    }
+
     private static WindowHarness open(
             FeatureWindowSpec spec, StateBackend backend, OperatorSubtaskState snapshot)
+            throws Exception {
+        return open(spec, backend, snapshot, 1, 0);
+    }
+
+    @SuppressWarnings("unchecked")
+    private static WindowHarness open(
+            FeatureWindowSpec spec,
+            StateBackend backend,
+            OperatorSubtaskState snapshot,
+            int parallelism,
+            int subtask)
             throws Exception {
         StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
         WindowedFeatures built =
@@ -74,7 +112,12 @@ final class WindowHarness {
 
         var window =
                 new KeyedOneInputStreamOperatorTestHarness<>(
-                        windowTransformation.getOperatorFactory(), new UserIdKey(), Types.STRING);
+                        windowTransformation.getOperatorFactory(),
+                        new UserIdKey(),
+                        Types.STRING,
+                        MAX_PARALLELISM,
+                        parallelism,
+                        subtask);
         if (backend != null) {
             window.setStateBackend(backend);
         }

@@ -36,17 +36,13 @@ final class Progress {
 
         static final Counters NONE = new Counters(0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
 
-        /**
-         * Reads {@code accumulators} by metric name. Too late counts both paths: past the allowed
-         * lateness at the window, and against the watermark restored after a restart.
-         */
+        /** Reads {@code accumulators} by metric name. */
         static Counters of(Map<String, ?> accumulators) {
             return new Counters(
                     count(accumulators, IngestRouter.RECORDS_IN),
                     count(accumulators, IngestRouter.RECORDS_DEAD_LETTERED),
                     count(accumulators, IngestRouter.RECORDS_QUARANTINED),
-                    count(accumulators, TooLateRecordFunction.TOO_LATE_RECORDS_METRIC)
-                            + count(accumulators, IngestRouter.RECORDS_TOO_LATE_AFTER_RESTORE),
+                    count(accumulators, TooLateRecordFunction.TOO_LATE_RECORDS_METRIC),
                     count(accumulators, PaneMetrics.WINDOWS_FIRED),
                     count(accumulators, PaneMetrics.LATE_REFIRES),
                     count(accumulators, BatchScoringOperator.SCORED),

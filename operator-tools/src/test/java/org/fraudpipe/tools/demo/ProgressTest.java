@@ -24,7 +24,6 @@ class ProgressTest {
                         Map.entry(IngestRouter.RECORDS_VALID, 84L),
                         Map.entry(IngestRouter.RECORDS_DEAD_LETTERED, 2L),
                         Map.entry(IngestRouter.RECORDS_QUARANTINED, 3L),
-                        Map.entry(IngestRouter.RECORDS_TOO_LATE_AFTER_RESTORE, 1L),
                         Map.entry(TooLateRecordFunction.TOO_LATE_RECORDS_METRIC, 4L),
                         Map.entry(PaneMetrics.WINDOWS_FIRED, 40L),
                         Map.entry(PaneMetrics.LATE_REFIRES, 6L),
@@ -46,7 +45,7 @@ class ProgressTest {
         assertThat(line)
                 .isEqualTo(
                         "0:42 | sent 100 | in 90 (12/s) | wm 12:00:00, lag 6s (0.1 s wall)"
-                                + " | windows 40 | re-fires 6 | too late 5 | quarantined 3"
+                                + " | windows 40 | re-fires 6 | too late 4 | quarantined 3"
                                 + " | dead letters 2 | scores 46: allow 43, review 2, block 1");
     }
 
