@@ -8,6 +8,8 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.configuration.WebOptions;
 import org.apache.flink.runtime.minicluster.MiniCluster;
 import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
 import org.apache.flink.test.junit5.InjectMiniCluster;
@@ -60,13 +62,21 @@ class ExactlyOnceReliabilityIT {
 
     @RegisterExtension static final KafkaTestBroker KAFKA = new KafkaTestBroker(PARTITIONS);
 
-    /** Two slots for the streaming job, two for the batch recomputation running next to it. */
+    /**
+     * Two slots for the streaming job, two for the batch recomputation running next to it; a
+     * checkpoint history long enough to see what a broker outage did to checkpointing.
+     */
     @RegisterExtension
     static final MiniClusterExtension FLINK =
             new MiniClusterExtension(
                     new MiniClusterResourceConfiguration.Builder()
                             .setNumberTaskManagers(1)
                             .setNumberSlotsPerTaskManager(4)
+                            .setConfiguration(
+                                    Configuration.fromMap(
+                                            Map.of(
+                                                    WebOptions.CHECKPOINTS_HISTORY_SIZE.key(),
+                                                    "1000")))
                             .build());
 
     @TempDir Path checkpoints;
@@ -219,7 +229,9 @@ class ExactlyOnceReliabilityIT {
                 // The job is busy with these when the broker goes away.
                 producer.sendAll(rest.subList(0, rest.size() / 2));
             }
+            long down = System.currentTimeMillis();
             KAFKA.restart();
+            long up = System.currentTimeMillis();
             try (TransactionProducer producer = deployment.producer()) {
                 producer.sendAll(rest.subList(rest.size() / 2, rest.size()));
                 producer.sendAll(traffic.closingTicks(closing(traffic)));
@@ -227,6 +239,19 @@ class ExactlyOnceReliabilityIT {
 
             assertExactlyOnceAndExact(deployment, traffic);
             job.awaitAllTasksRunning(TIMEOUT);
+            // The outage was felt, so the scenario tested what it says: the job restarted, a
+            // checkpoint failed, or checkpointing stalled while the broker was away (the sinks
+            // cannot flush the records in flight; every 300 ms otherwise).
+            assertThat(up - down).as("broker downtime, ms").isGreaterThan(2_000);
+            long restarts = job.restarts();
+            long failed = job.failedCheckpoints();
+            long completedWhileDown = job.checkpointsCompletedBetween(down + 1_000, up);
+            assertThat(restarts > 0 || failed > 0 || completedWhileDown == 0)
+                    .as(
+                            "outage felt: %d restarts, %d failed checkpoints, %d checkpoints"
+                                    + " completed while the broker was down (%d ms)",
+                            restarts, failed, completedWhileDown, up - down)
+                    .isTrue();
         } finally {
             job.cancel();
         }

@@ -105,11 +105,13 @@ public final class Panes {
     }
 
     /**
-     * Exactly once, as a {@code read_committed} reader sees it: no pane (key, revision) twice, and
-     * the revisions of each key are 0, 1, ... without a gap (a lost pane would leave one).
+     * Exactly once, as a {@code read_committed} reader sees it: no pane (key, revision) twice, the
+     * revisions of each key are 0, 1, ... without a gap (a lost pane would leave one), and, read in
+     * the topic's order, they only go up ({@link #assertNoRevisionRegression}).
      */
     public static void assertEachPaneOnce(List<FeatureRecord> panes) {
         assertNoPaneTwice(panes);
+        assertNoRevisionRegression(panes);
         Map<Key, List<Integer>> revisions =
                 panes.stream()
                         .collect(
@@ -126,6 +128,26 @@ public final class Panes {
                                         java.util.stream.IntStream.range(0, revs.size())
                                                 .boxed()
                                                 .toList()));
+    }
+
+    /**
+     * What an upsert reader holds is the last record per key in the topic's order (a key is always
+     * in one partition, and a partition is read in offset order): no key's revision may ever go
+     * down or repeat in that order, or the reader would hold an older value than one already served
+     * (issue #15, "highest revision wins" enforced, not claimed).
+     *
+     * @param panesInTopicOrder as read from the topic, in offset order per partition
+     */
+    public static void assertNoRevisionRegression(List<FeatureRecord> panesInTopicOrder) {
+        Map<Key, Integer> last = new TreeMap<>();
+        for (FeatureRecord f : panesInTopicOrder) {
+            Integer before = last.put(Key.of(f), f.getRevision());
+            if (before != null) {
+                assertThat(f.getRevision())
+                        .as("revision of %s written after revision %d", Key.of(f), before)
+                        .isGreaterThan(before);
+            }
+        }
     }
 
     /** The scores' panes, for the same checks as the features. */

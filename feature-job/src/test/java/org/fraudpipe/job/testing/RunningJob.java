@@ -4,6 +4,7 @@ import java.time.Duration;
 import org.apache.flink.api.common.JobID;
 import org.apache.flink.api.common.JobStatus;
 import org.apache.flink.core.execution.JobClient;
+import org.apache.flink.runtime.checkpoint.CheckpointStatsStatus;
 import org.apache.flink.runtime.execution.ExecutionState;
 import org.apache.flink.runtime.executiongraph.AccessExecutionGraph;
 import org.apache.flink.runtime.executiongraph.AccessExecutionVertex;
@@ -68,6 +69,22 @@ public final class RunningJob {
                 "checkpoint " + target + " of job " + id() + " completed",
                 timeout,
                 () -> completedCheckpoints() >= target);
+    }
+
+    /** Checkpoints failed so far (across restarts). */
+    public long failedCheckpoints() throws Exception {
+        return graph().getCheckpointStatsSnapshot().getCounts().getNumberOfFailedCheckpoints();
+    }
+
+    /**
+     * Completed checkpoints whose last acknowledgement fell in {@code [from, to]} (epoch millis),
+     * among those Flink's checkpoint history still holds ({@code web.checkpoints.history}).
+     */
+    public long checkpointsCompletedBetween(long from, long to) throws Exception {
+        return graph().getCheckpointStatsSnapshot().getHistory().getCheckpoints().stream()
+                .filter(c -> c.getStatus() == CheckpointStatsStatus.COMPLETED)
+                .filter(c -> c.getLatestAckTimestamp() >= from && c.getLatestAckTimestamp() <= to)
+                .count();
     }
 
     /** The highest attempt number of any task: 0 if the job never restarted. */

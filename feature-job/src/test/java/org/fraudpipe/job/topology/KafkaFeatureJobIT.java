@@ -12,6 +12,10 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.avro.specific.SpecificRecord;
 import org.apache.flink.runtime.minicluster.MiniCluster;
 import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
@@ -91,10 +95,12 @@ class KafkaFeatureJobIT {
     }
 
     @Test
-    void everyFateOfARecordReachesItsTopicExactlyOnceReadCommitted() throws Exception {
+    void everyFateOfARecordReachesItsTopicExactlyOnceReadCommitted(
+            @InjectMiniCluster MiniCluster cluster) throws Exception {
         JobDeployment deployment = deployment("fates");
         long started = System.currentTimeMillis();
         var job = deployment.start();
+        RunningJob running = new RunningJob(cluster, job);
         List<Published> valid = new ArrayList<>();
         try (TransactionProducer producer = deployment.producer()) {
             // Window [12:00, 12:10): u1 three transactions (one retried), u2 two.
@@ -174,6 +180,7 @@ class KafkaFeatureJobIT {
             Path archive = Path.of(deployment.config().archiveDir().orElseThrow());
             List<ArchivedTransaction> received =
                     awaitArchived(
+                            running,
                             archive,
                             ArchiveStream.TRANSACTIONS,
                             ArchivedTransaction.class,
@@ -205,14 +212,26 @@ class KafkaFeatureJobIT {
                             a ->
                                     assertThat(a.getReceivedAt().toEpochMilli())
                                             .isBetween(started, System.currentTimeMillis()));
-            assertThat(awaitArchived(archive, ArchiveStream.DEAD_LETTERS, DeadLetter.class, 1))
+            assertThat(
+                            awaitArchived(
+                                    running,
+                                    archive,
+                                    ArchiveStream.DEAD_LETTERS,
+                                    DeadLetter.class,
+                                    1))
                     .singleElement()
                     .satisfies(
                             d -> {
                                 assertThat(d.getSourcePartition()).isEqualTo(poison.partition());
                                 assertThat(d.getSourceOffset()).isEqualTo(poison.offset());
                             });
-            assertThat(awaitArchived(archive, ArchiveStream.FEATURES, FeatureRecord.class, 2))
+            assertThat(
+                            awaitArchived(
+                                    running,
+                                    archive,
+                                    ArchiveStream.FEATURES,
+                                    FeatureRecord.class,
+                                    2))
                     .containsExactlyInAnyOrderElementsOf(features);
         } finally {
             job.cancel().get();
@@ -230,16 +249,18 @@ class KafkaFeatureJobIT {
 
     /**
      * Waits until the committed files of {@code stream} hold at least {@code expected} records,
-     * then waits two more checkpoint intervals and returns everything committed: a duplicate would
-     * show as one record too many.
+     * then until one more checkpoint completed (the archive commits its files on checkpoints, so a
+     * duplicate would be committed by then) and returns everything committed: a duplicate shows as
+     * one record too many.
      */
     private static <T extends SpecificRecord> List<T> awaitArchived(
-            Path archive, ArchiveStream stream, Class<T> type, int expected) throws Exception {
-        long deadline = System.nanoTime() + TIMEOUT.toNanos();
-        while (committed(archive, stream, type).size() < expected && System.nanoTime() < deadline) {
-            Thread.sleep(200);
-        }
-        Thread.sleep(600); // two checkpoint intervals (300 ms)
+            RunningJob job, Path archive, ArchiveStream stream, Class<T> type, int expected)
+            throws Exception {
+        Await.until(
+                expected + " records archived in " + stream,
+                TIMEOUT,
+                () -> committed(archive, stream, type).size() >= expected);
+        job.awaitNewCheckpoint(TIMEOUT);
         return committed(archive, stream, type);
     }
 
@@ -421,6 +442,69 @@ class KafkaFeatureJobIT {
                                     assertThat(Duration.between(crossed, f.getEmittedAt()))
                                             .isLessThan(IDLENESS.plus(Duration.ofSeconds(30))));
         } finally {
+            job.cancel();
+        }
+    }
+
+    @Test
+    @DisplayName(
+            "#15.4 a partition receiving only dead letters and future-dated records, without a"
+                    + " pause, still goes idle: they are not activity, and the window fires")
+    void aPartitionFedOnlyPoisonAndFutureDatedRecordsDoesNotHoldTheWatermark(
+            @InjectMiniCluster MiniCluster cluster) throws Exception {
+        JobDeployment deployment = deployment("pinned");
+        RunningJob job = new RunningJob(cluster, deployment.start()).awaitAllTasksRunning(TIMEOUT);
+        ScheduledExecutorService noise = Executors.newSingleThreadScheduledExecutor();
+        try (TransactionProducer producer = deployment.producer();
+                TransactionProducer noiseProducer = deployment.producer()) {
+            // Partition 2 never gets a windowable record, but something arrives every 100 ms,
+            // far more often than the idleness (1 s), for as long as the test runs.
+            AtomicInteger sent = new AtomicInteger();
+            noise.scheduleWithFixedDelay(
+                    () -> {
+                        try {
+                            int n = sent.incrementAndGet();
+                            if (n % 2 == 0) {
+                                noiseProducer.sendRaw(2, new byte[] {'x', (byte) n});
+                            } else {
+                                noiseProducer.send(
+                                        2,
+                                        tx(
+                                                "f" + n,
+                                                "ahead",
+                                                Instant.now().plus(Duration.ofDays(1)),
+                                                1,
+                                                "d"));
+                            }
+                        } catch (Exception e) {
+                            throw new IllegalStateException(e);
+                        }
+                    },
+                    0,
+                    100,
+                    TimeUnit.MILLISECONDS);
+            Await.until("noise on partition 2", TIMEOUT, () -> sent.get() >= 5);
+            producer.send(0, tx("p1", "pinned0", W0.plusSeconds(5), 10, "d1"));
+            producer.send(1, tx("p2", "pinned1", W0.plusSeconds(6), 20, "d1"));
+            producer.send(0, tx("c0", "clock0", W1.plus(BOUND), 1, "d0"));
+            producer.send(1, tx("c1", "clock1", W1.plus(BOUND), 1, "d0"));
+
+            List<FeatureRecord> features =
+                    deployment.awaitCommitted(Topic.FEATURES, FeatureRecord.class, 2, TIMEOUT);
+            assertThat(features)
+                    .extracting(FeatureRecord::getUserId, FeatureRecord::getTiming)
+                    .containsExactlyInAnyOrder(
+                            tuple("pinned0", Timing.ON_TIME), tuple("pinned1", Timing.ON_TIME));
+            // The noise never stopped (a failing scheduled task would not run again), so the
+            // partition saw records all along and went idle only because none could be windowed.
+            int atFire = sent.get();
+            Await.until(
+                    "noise still flowing after the window fired",
+                    TIMEOUT,
+                    () -> sent.get() > atFire + 3);
+        } finally {
+            noise.shutdownNow();
+            noise.awaitTermination(10, TimeUnit.SECONDS);
             job.cancel();
         }
     }
