@@ -71,7 +71,24 @@ public final class RecordIngestor implements Serializable {
 
     /** The one future-dated rule: event time beyond arrival plus the tolerance. */
     public boolean isFutureDated(Transaction tx, long receivedAt) {
-        return tx.getEventTime().toEpochMilli() > receivedAt + futureToleranceMillis;
+        return isFutureDated(tx.getEventTime().toEpochMilli(), receivedAt, futureToleranceMillis);
+    }
+
+    /**
+     * The future-dated rule itself, shared by the job and the parity check (which re-checks the
+     * job's FUTURE_DATED labels with it): {@code eventTime > arrival + tolerance}.
+     */
+    public static boolean isFutureDated(
+            long eventTimeMillis, long arrivalMillis, long toleranceMillis) {
+        return eventTimeMillis > arrivalMillis + toleranceMillis;
+    }
+
+    /**
+     * The arrival time the future-dated rule is judged against, as the archive can prove it: the
+     * Kafka record timestamp when the record has one, else the time it was received.
+     */
+    public static long arrivalOf(Long recordTimestampMillis, long receivedAtMillis) {
+        return recordTimestampMillis != null ? recordTimestampMillis : receivedAtMillis;
     }
 
     /**

@@ -308,7 +308,11 @@ class ReplayIT {
             assertThat(files.map(p -> p.getFileName().toString()))
                     .as("staging and temporary files are gone")
                     .containsExactlyInAnyOrder(
-                            "features.jsonl", "scores.jsonl", "late.jsonl", "dead-letters.jsonl");
+                            "features.jsonl",
+                            "scores.jsonl",
+                            "late.jsonl",
+                            "dead-letters.jsonl",
+                            "policy.json");
         }
         assertThat(newThreadsAfterSettling(threadsBefore))
                 .as("threads left behind by the replay")
