@@ -7,11 +7,26 @@ package org.fraudpipe.parity;
  * job's choice among conflicting duplicates). Otherwise the window is {@link #UNEXPLAINED}.
  *
  * <p>Declared in priority order: a window with several causes reports the first as its main cause
- * and all of them in its cause list.
+ * and all of them in its cause list. The served-side alarms (a regression, a disagreement between
+ * Kafka and the archive) come first: they say why a served value is wrong, where UNEXPLAINED only
+ * says that it is.
  */
 public enum Cause {
     /** The last served revision equals the ideal value. */
     MATCH(true),
+    /**
+     * Served values went backwards: in write order (Kafka offsets; in the archive, emission time
+     * then revision) a pane or score came after another of the same window with a higher revision,
+     * or with the same revision and other values. An upsert reader held (or holds) the older value.
+     */
+    REVISION_REGRESSED(false),
+    /**
+     * The archive holds a pane or score as served that the compacted topic does not hold as its
+     * last value (e.g. a Kafka transaction aborted on timeout after the archive committed).
+     */
+    LOST_IN_KAFKA(false),
+    /** The compacted topic's last value of the window is no pane or score the archive holds. */
+    EXTRA_IN_KAFKA(false),
     /**
      * Served differs and no exact explanation exists, or the served side holds records the archive
      * lacks: a bug or data loss. The alarm.

@@ -19,12 +19,21 @@ public final class Evidence {
     /** What the evidence is. */
     public enum Kind {
         IDEAL,
+        /** A pane in the archive's copy of what was served. */
         SERVED,
+        /** A score in the archive's copy of what was served. */
         SCORE,
+        /** A pane read from the features topic ({@link #kafkaPartition}, {@link #kafkaOffset}). */
+        KAFKA_SERVED,
+        /** A score read from the scores topic ({@link #kafkaPartition}, {@link #kafkaOffset}). */
+        KAFKA_SCORE,
         ARCHIVED,
         LATE,
         DEAD_LETTER
     }
+
+    /** {@link #watermarkBound} when no earlier record of the partition was read. */
+    public static final long NO_BOUND = Long.MIN_VALUE;
 
     public Kind kind;
     public String userId;
@@ -34,6 +43,21 @@ public final class Evidence {
     public ArchivedTransaction archived;
     public LateRecord late;
     public DeadLetter deadLetter;
+
+    /** KAFKA_*: where the record is in its topic (the upsert order of its key). */
+    public int kafkaPartition;
+
+    public long kafkaOffset;
+
+    /**
+     * ARCHIVED: the highest watermark the job can have had when it processed this record, as the
+     * archive proves it ({@link PartitionWatermarkBounds}), or {@link #NO_BOUND}; meaningful only
+     * when {@link #boundCaveat} is null.
+     */
+    public long watermarkBound = NO_BOUND;
+
+    /** ARCHIVED: why {@link #watermarkBound} proves nothing for this record, or null if it does. */
+    public String boundCaveat;
 
     public Evidence() {}
 
@@ -66,6 +90,33 @@ public final class Evidence {
     public static Evidence archived(ArchivedTransaction r, long windowStart) {
         Evidence e = of(Kind.ARCHIVED, r.getTransaction().getUserId(), windowStart);
         e.archived = r;
+        return e;
+    }
+
+    /** An archived record with the watermark bound the archive proves for it. */
+    public static Evidence archived(
+            ArchivedTransaction r, long windowStart, long watermarkBound, String boundCaveat) {
+        Evidence e = archived(r, windowStart);
+        e.watermarkBound = watermarkBound;
+        e.boundCaveat = boundCaveat;
+        return e;
+    }
+
+    /** A pane read from the features topic at {@code partition}/{@code offset}. */
+    public static Evidence kafkaServed(FeatureRecord r, int partition, long offset) {
+        Evidence e = of(Kind.KAFKA_SERVED, r.getUserId(), r.getWindowStart().toEpochMilli());
+        e.features = r;
+        e.kafkaPartition = partition;
+        e.kafkaOffset = offset;
+        return e;
+    }
+
+    /** A score read from the scores topic at {@code partition}/{@code offset}. */
+    public static Evidence kafkaScore(ScoreRecord r, int partition, long offset) {
+        Evidence e = of(Kind.KAFKA_SCORE, r.getUserId(), r.getWindowStart().toEpochMilli());
+        e.score = r;
+        e.kafkaPartition = partition;
+        e.kafkaOffset = offset;
         return e;
     }
 

@@ -11,6 +11,7 @@ import org.apache.flink.configuration.ExecutionOptions;
 import org.apache.flink.formats.avro.typeutils.AvroTypeInfo;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.fraudpipe.job.archive.ArchivePolicy;
 import org.fraudpipe.job.features.WindowAssignment;
 import org.fraudpipe.job.scoring.PaneScorer;
 import org.fraudpipe.job.window.FeatureWindowSpec;
@@ -26,17 +27,20 @@ import org.fraudpipe.schemas.avro.Transaction;
  *
  * <pre>
  * transactions (period) --+--> event time --> FeatureWindows.apply (BATCH) --> IDEAL ----+
- *                         +--> ARCHIVED ---------------------------------------------------+
+ * transactions (+ horizon) --> by partition, offset order --> ARCHIVED (watermark bound) ---+
  *                         +--> by position --+                                             |
  * dead letters ------------------ by position -+--> DEAD_LETTER (attributed) --------------+--> by window
  * served panes, scores, late records (period) ---------------------------------------------+    |
+ * served panes, scores in Kafka (with --served-from kafka) ---------------------------------+    |
  *                                                                           WindowVerdictFunction
  *                                                                                 |  (judge)
  *                                                                           VerdictScoring (model)
  * </pre>
  *
  * <p>Invariant: only windows whose start is in the {@link ParityPeriod} are judged; every input is
- * filtered by the window its record belongs to, with the job's {@link WindowAssignment}.
+ * filtered by the window its record belongs to, with the job's {@link WindowAssignment}. The
+ * transactions may reach past the period (up to {@code readEndMillis} of event time): those only
+ * bound the watermark of the period's records ({@link PartitionWatermarkBounds}).
  */
 public final class ParityPipeline {
 
@@ -55,8 +59,9 @@ public final class ParityPipeline {
     public static DataStream<WindowVerdict> build(
             StreamExecutionEnvironment env,
             ParityStreams in,
-            Duration windowSize,
+            ArchivePolicy policy,
             ParityPeriod period,
+            long readEndMillis,
             PaneScorer.Factory scorerFactory) {
         if (env.getConfiguration().get(ExecutionOptions.RUNTIME_MODE)
                 != RuntimeExecutionMode.BATCH) {
@@ -66,7 +71,8 @@ public final class ParityPipeline {
         // Allowed lateness is irrelevant in BATCH mode (nothing is ever late): every window fires
         // once, ON_TIME, over all of its records.
         FeatureWindowSpec spec =
-                new FeatureWindowSpec(windowSize, Duration.ZERO, ProcessingTimeSource.WATERMARK);
+                new FeatureWindowSpec(
+                        policy.windowSize(), Duration.ZERO, ProcessingTimeSource.WATERMARK);
         WindowAssignment windows = spec.assignment();
 
         DataStream<ArchivedTransaction> transactions =
@@ -93,14 +99,20 @@ public final class ParityPipeline {
                         .map(Evidence::ideal, EVIDENCE)
                         .name("ideal");
 
+        // Every record read (past the period too: a later record of a partition may bound the
+        // watermark of a record in it), in offset order per partition.
         DataStream<Evidence> archived =
-                transactions
-                        .map(
-                                a ->
-                                        Evidence.archived(
-                                                a, windows.startOf(eventTime(a.getTransaction()))),
+                in.transactions()
+                        .assignTimestampsAndWatermarks(
+                                WatermarkStrategy.<ArchivedTransaction>noWatermarks()
+                                        .withTimestampAssigner((a, ts) -> a.getSourceOffset()))
+                        .name("offset order")
+                        .keyBy(PartitionWatermarkBounds::partitionOf, Types.STRING)
+                        .process(
+                                new PartitionWatermarkBounds(
+                                        policy, readEndMillis, period, windows),
                                 EVIDENCE)
-                        .name("archived");
+                        .name("archived, with watermark bounds");
 
         DataStream<Evidence> served =
                 in.served()
@@ -108,6 +120,13 @@ public final class ParityPipeline {
                         .map(Evidence::served, EVIDENCE)
                         .name("served");
         DataStream<Evidence> evidence = ideal.union(archived, served);
+        if (in.kafka() != null) {
+            evidence =
+                    evidence.union(
+                            in.kafka()
+                                    .filter(e -> period.containsWindowStart(e.windowStart))
+                                    .name("served in Kafka"));
+        }
         if (in.late() != null) {
             evidence =
                     evidence.union(
@@ -153,7 +172,7 @@ public final class ParityPipeline {
 
         DataStream<WindowVerdict> verdicts =
                 evidence.keyBy(e -> Tuple2.of(e.userId, e.windowStart), WINDOW_KEY)
-                        .process(new WindowVerdictFunction(windows.sizeMillis()), VERDICT)
+                        .process(new WindowVerdictFunction(policy, in.kafka() != null), VERDICT)
                         .name("judge window");
         if (scorerFactory != null) {
             verdicts = verdicts.map(new VerdictScoring(scorerFactory), VERDICT).name("score ideal");

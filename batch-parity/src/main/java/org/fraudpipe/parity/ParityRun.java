@@ -1,7 +1,6 @@
 package org.fraudpipe.parity;
 
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import org.apache.flink.api.common.RuntimeExecutionMode;
@@ -10,7 +9,9 @@ import org.apache.flink.configuration.ExecutionOptions;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.util.CloseableIterator;
 import org.fraudpipe.job.scoring.OnnxPaneScorer;
+import org.fraudpipe.parity.input.KafkaServed;
 import org.fraudpipe.parity.input.ParitySources;
+import org.fraudpipe.parity.input.PolicyResolver;
 import org.fraudpipe.parity.input.StreamInput;
 import org.fraudpipe.parity.report.ParityReport;
 import org.fraudpipe.parity.report.ParityThresholds;
@@ -25,6 +26,11 @@ import org.fraudpipe.scoring.ModelMetadata;
  * {@code flink run}.
  *
  * @param inputs what to read, per stream (resolved and checked)
+ * @param policy the job's event-time policy (recorded with the inputs, see {@link
+ *     org.fraudpipe.parity.input.PolicyResolver})
+ * @param readEndMillis how far the transactions read reach in event time ({@link Long#MAX_VALUE}:
+ *     every record of the inputs)
+ * @param kafka where served values are read in Kafka, or null to judge the archive's copy
  * @param scorer the model to re-score ideal features with, or null to skip score-level skew
  * @param parallelism the job's parallelism, or 0 for the environment's default
  */
@@ -32,8 +38,9 @@ public record ParityRun(
         ParityPeriod period,
         String periodLabel,
         Map<ArchiveStream, StreamInput> inputs,
-        Duration windowSize,
-        Duration futureTolerance,
+        PolicyResolver.Resolved policy,
+        long readEndMillis,
+        KafkaServed kafka,
         OnnxPaneScorer.Factory scorer,
         ParityThresholds thresholds,
         int parallelism,
@@ -48,10 +55,15 @@ public record ParityRun(
             env.setParallelism(parallelism);
         }
         ModelMetadata model = scorer == null ? null : scorer.check();
-        ParityStreams streams = ParitySources.create(env, inputs, futureTolerance, scorer != null);
+        ParityStreams streams =
+                ParitySources.create(
+                        env, inputs, policy.policy().futureTolerance(), scorer != null);
+        if (kafka != null) {
+            streams = streams.withKafka(kafka.read(env));
+        }
         ReportBuilder report = new ReportBuilder();
         try (CloseableIterator<WindowVerdict> verdicts =
-                ParityPipeline.build(env, streams, windowSize, period, scorer)
+                ParityPipeline.build(env, streams, policy.policy(), period, readEndMillis, scorer)
                         .executeAndCollect("fraud parity " + periodLabel)) {
             while (verdicts.hasNext()) {
                 report.add(verdicts.next());
@@ -63,8 +75,11 @@ public record ParityRun(
     private Map<String, Object> describe(ModelMetadata model) {
         Map<String, Object> run = new LinkedHashMap<>();
         run.put("period", periodLabel);
-        run.put("windowSize", windowSize.toString());
+        run.put("windowSize", policy.policy().windowSize().toString());
+        run.put("policy", policy.policy().describe());
+        run.put("policySource", policy.source());
         inputs.forEach((s, in) -> run.put("input." + s.directory(), in.described()));
+        run.put("servedFrom", kafka == null ? "archive" : kafka.describe());
         run.put("model", model == null ? "none (score skew not measured)" : model.id());
         run.put(
                 "thresholds",
@@ -73,7 +88,9 @@ public record ParityRun(
                         + " max-mismatch-rate="
                         + thresholds.maxMismatchRate()
                         + " max-flipped-decisions="
-                        + thresholds.maxFlippedDecisions());
+                        + thresholds.maxFlippedDecisions()
+                        + " max-flipped-rate="
+                        + thresholds.maxFlippedRate());
         run.put("quietHours", quietHours.isEmpty() ? "none" : String.join(" ", quietHours));
         return run;
     }

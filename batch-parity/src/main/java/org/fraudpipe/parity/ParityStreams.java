@@ -18,16 +18,34 @@ import org.fraudpipe.schemas.avro.ScoreRecord;
  * @param scores may be null: the run then measures no score-level skew
  * @param late may be null: no window is then explained by late records
  * @param deadLetters may be null: no window is then explained by dead letters
+ * @param kafka null unless served values are read from the compacted topics: their panes and scores
+ *     as {@link Evidence.Kind#KAFKA_SERVED} and {@link Evidence.Kind#KAFKA_SCORE}
  */
 public record ParityStreams(
         DataStream<ArchivedTransaction> transactions,
         DataStream<FeatureRecord> served,
         DataStream<ScoreRecord> scores,
         DataStream<LateRecord> late,
-        DataStream<DeadLetter> deadLetters) {
+        DataStream<DeadLetter> deadLetters,
+        DataStream<Evidence> kafka) {
 
     public ParityStreams {
         Objects.requireNonNull(transactions, "transactions");
         Objects.requireNonNull(served, "served");
+    }
+
+    /** The archive's inputs only (served values from the archive). */
+    public ParityStreams(
+            DataStream<ArchivedTransaction> transactions,
+            DataStream<FeatureRecord> served,
+            DataStream<ScoreRecord> scores,
+            DataStream<LateRecord> late,
+            DataStream<DeadLetter> deadLetters) {
+        this(transactions, served, scores, late, deadLetters, null);
+    }
+
+    /** The same inputs with served values also read from Kafka. */
+    public ParityStreams withKafka(DataStream<Evidence> kafkaEvidence) {
+        return new ParityStreams(transactions, served, scores, late, deadLetters, kafkaEvidence);
     }
 }

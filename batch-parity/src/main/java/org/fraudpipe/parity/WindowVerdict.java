@@ -30,7 +30,10 @@ public final class WindowVerdict {
     /** The batch recomputation over every archived transaction of the window; null if none. */
     public FeatureRecord ideal;
 
-    /** The last (highest) served revision; null if streaming never served the window. */
+    /**
+     * What an upsert reader holds: the last pane in write order (of the topic when served values
+     * are read from Kafka); null if streaming never served the window.
+     */
     public FeatureRecord served;
 
     /** How many panes streaming served for the window (0 if none). */
@@ -45,13 +48,22 @@ public final class WindowVerdict {
     public int quarantined;
     public int deadLettered;
 
+    /** Late records whose label (TOO_LATE, FUTURE_DATED) the archive contradicts. */
+    public int contradictedLabels;
+
+    /**
+     * TOO_LATE labels the archive could not check (their partition may have been idle, or its
+     * history was not read): accepted, and counted.
+     */
+    public int uncheckedLabels;
+
     /** Transaction ids of the window with more than one distinct payload. */
     public int conflictingDuplicates;
 
     /** How late each TOO_LATE record of the window was (watermark minus event time), in ms. */
     public long[] lateByMillis;
 
-    /** The score of the last served revision; null if none was archived. */
+    /** The last score in write order (what an upsert reader of scores holds); null if none. */
     public ScoreRecord servedScore;
 
     /** The ideal features scored by the checker's model; NaN if not scored. */

@@ -8,6 +8,7 @@ import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.java.tuple.Tuple2;
 import org.apache.flink.streaming.api.functions.KeyedProcessFunction;
 import org.apache.flink.util.Collector;
+import org.fraudpipe.job.archive.ArchivePolicy;
 
 /**
  * Gathers every {@link Evidence} of one (user, window) and emits its {@link WindowVerdict}.
@@ -21,12 +22,14 @@ final class WindowVerdictFunction
 
     private static final long serialVersionUID = 1L;
 
-    private final long windowSizeMillis;
+    private final ArchivePolicy policy;
+    private final boolean servedFromKafka;
     private transient ListState<Evidence> evidence;
     private transient WindowJudge judge;
 
-    WindowVerdictFunction(long windowSizeMillis) {
-        this.windowSizeMillis = windowSizeMillis;
+    WindowVerdictFunction(ArchivePolicy policy, boolean servedFromKafka) {
+        this.policy = policy;
+        this.servedFromKafka = servedFromKafka;
     }
 
     @Override
@@ -36,7 +39,7 @@ final class WindowVerdictFunction
                         .getListState(
                                 new ListStateDescriptor<>(
                                         "evidence", TypeInformation.of(Evidence.class)));
-        judge = new WindowJudge(windowSizeMillis);
+        judge = new WindowJudge(policy, servedFromKafka);
     }
 
     @Override

@@ -1,9 +1,11 @@
 package org.fraudpipe.parity;
 
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import org.fraudpipe.job.archive.ArchivePolicy;
 import org.fraudpipe.job.features.FeatureAggregator;
 import org.fraudpipe.job.features.FeatureValues;
 import org.fraudpipe.schemas.avro.ArchivedTransaction;
@@ -21,6 +23,15 @@ final class ParityFixtures {
     static final long SIZE = 600_000L;
     static final String TOPIC = "transactions";
     static final Instant W = Instant.parse("2026-11-28T12:00:00Z");
+
+    /** The job's defaults: 10m windows, 2m lateness, 5s bound, 1m idleness, 5m future tolerance. */
+    static final ArchivePolicy POLICY =
+            new ArchivePolicy(
+                    Duration.ofMinutes(10),
+                    Duration.ofMinutes(2),
+                    Duration.ofSeconds(5),
+                    Duration.ofMinutes(1),
+                    Duration.ofMinutes(5));
 
     private ParityFixtures() {}
 

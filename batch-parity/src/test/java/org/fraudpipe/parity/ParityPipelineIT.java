@@ -1,6 +1,7 @@
 package org.fraudpipe.parity;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.fraudpipe.parity.ParityFixtures.POLICY;
 import static org.fraudpipe.parity.ParityFixtures.W;
 import static org.fraudpipe.parity.ParityFixtures.archived;
 import static org.fraudpipe.parity.ParityFixtures.deadLetter;
@@ -11,6 +12,7 @@ import static org.fraudpipe.parity.ParityFixtures.tx;
 import java.time.Duration;
 import java.time.LocalDate;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -22,6 +24,7 @@ import org.apache.flink.formats.avro.typeutils.AvroTypeInfo;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.util.CloseableIterator;
+import org.fraudpipe.job.archive.ArchivePolicy;
 import org.fraudpipe.job.scoring.OnnxPaneScorer;
 import org.fraudpipe.schemas.avro.ArchivedTransaction;
 import org.fraudpipe.schemas.avro.DeadLetter;
@@ -52,6 +55,17 @@ class ParityPipelineIT {
             List<DeadLetter> deadLetters,
             ParityPeriod period)
             throws Exception {
+        return run(archived, served, late, deadLetters, period, ParityFixtures.POLICY);
+    }
+
+    private static Map<String, WindowVerdict> run(
+            List<ArchivedTransaction> archived,
+            List<FeatureRecord> served,
+            List<LateRecord> late,
+            List<DeadLetter> deadLetters,
+            ParityPeriod period,
+            ArchivePolicy policy)
+            throws Exception {
         Configuration conf = new Configuration();
         conf.set(ExecutionOptions.RUNTIME_MODE, RuntimeExecutionMode.BATCH);
         StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(conf);
@@ -68,8 +82,9 @@ class ParityPipelineIT {
                 ParityPipeline.build(
                                 env,
                                 in,
-                                Duration.ofMinutes(10),
+                                policy,
                                 period,
+                                Long.MAX_VALUE,
                                 OnnxPaneScorer.Factory.of(null, DecisionThresholds.DEFAULT))
                         .executeAndCollect()) {
             it.forEachRemaining(v -> out.put(v.userId + "@" + v.windowStart, v));
@@ -88,9 +103,10 @@ class ParityPipelineIT {
         Transaction nextDay = tx("f", "u1", W.plusSeconds(86_400), 6_000, "d6");
         List<ArchivedTransaction> archived = new ArrayList<>();
         long offset = 0;
-        for (Transaction t : List.of(a, b, c, d, e, nextDay)) {
+        for (Transaction t : List.of(a, b, c, d, nextDay, e)) {
             archived.add(archived(t, ++offset, t.getEventTime().plusMillis(100)));
         }
+        // e arrived after the next day's record, which made it too late.
         List<FeatureRecord> served =
                 List.of(
                         servedOf(List.of(a), 0),
@@ -136,5 +152,62 @@ class ParityPipelineIT {
         assertThat(verdicts.values())
                 .extracting(v -> v.cause)
                 .containsExactlyInAnyOrder(Cause.MATCH, Cause.MISSING_IN_STREAM);
+    }
+
+    @Test
+    void tooLateLabelsAreCheckedAgainstTheirPartitionsWatermarkInOffsetOrder() throws Exception {
+        // Partition 0: a, then a record at 12:13 that moves its watermark to 12:12:54.999, then e.
+        // Partition 1: f, then g, labelled too late at 12:12:30 though its partition never got
+        // past 12:00:14.999.
+        Transaction a = tx("a", "u1", W.plusSeconds(10), 1_000, "d1");
+        Transaction clock = tx("k", "clock", W.plusSeconds(780), 1, "d0");
+        Transaction e = tx("e", "u1", W.plusSeconds(50), 5_000, "d5");
+        Transaction f = tx("f", "u5", W.plusSeconds(20), 700, "d7");
+        Transaction g = tx("g", "u5", W.plusSeconds(30), 800, "d8");
+        List<ArchivedTransaction> archived =
+                new ArrayList<>(
+                        List.of(
+                                archived(a, 1, W.plusSeconds(11)),
+                                archived(clock, 2, W.plusSeconds(781)),
+                                archived(e, 3, W.plusSeconds(782)),
+                                onPartition(archived(f, 1, W.plusSeconds(21)), 1),
+                                onPartition(archived(g, 2, W.plusSeconds(782)), 1)));
+        // The source delivers them in any order: the bounds sort by offset themselves.
+        Collections.reverse(archived);
+        ArchivePolicy noIdleness =
+                new ArchivePolicy(
+                        POLICY.windowSize(),
+                        POLICY.allowedLateness(),
+                        POLICY.outOfOrderness(),
+                        null,
+                        POLICY.futureTolerance());
+        long lateBy = Duration.ofSeconds(720).toMillis(); // watermark 12:12:30 for e
+        Map<String, WindowVerdict> verdicts =
+                run(
+                        archived,
+                        List.of(
+                                servedOf(List.of(a), 0),
+                                servedOf(List.of(clock), 0),
+                                servedOf(List.of(f), 0)),
+                        List.of(
+                                late(e, LateReason.TOO_LATE, lateBy),
+                                late(g, LateReason.TOO_LATE, lateBy - 20_000)),
+                        List.of(),
+                        ParityPeriod.UNBOUNDED,
+                        noIdleness);
+
+        long w = W.toEpochMilli();
+        assertThat(verdicts.get("u1@" + w).cause).isEqualTo(Cause.LATE_DROPPED);
+        assertThat(verdicts.get("u1@" + w).contradictedLabels).isZero();
+        WindowVerdict u5 = verdicts.get("u5@" + w);
+        assertThat(u5.cause).isEqualTo(Cause.UNEXPLAINED);
+        assertThat(u5.contradictedLabels).isEqualTo(1);
+        assertThat(u5.note)
+                .contains("TOO_LATE label of g contradicted")
+                .contains("2026-11-28T12:00:14.999Z");
+    }
+
+    private static ArchivedTransaction onPartition(ArchivedTransaction a, int partition) {
+        return ArchivedTransaction.newBuilder(a).setSourcePartition(partition).build();
     }
 }

@@ -15,6 +15,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.fraudpipe.job.archive.ArchivePolicy;
 import org.fraudpipe.job.config.JobConfig;
 import org.fraudpipe.job.replay.AvroJson;
 import org.fraudpipe.job.replay.Replay;
@@ -23,6 +24,8 @@ import org.fraudpipe.parity.cli.ParityCommand;
 import org.fraudpipe.parity.report.ReportFiles;
 import org.fraudpipe.parity.report.ReportJson;
 import org.fraudpipe.schemas.avro.FeatureRecord;
+import org.fraudpipe.schemas.avro.LateReason;
+import org.fraudpipe.schemas.avro.LateRecord;
 import org.fraudpipe.schemas.avro.Transaction;
 import org.fraudpipe.schemas.json.TransactionJson;
 import org.fraudpipe.sim.SimulatedRecord;
@@ -139,6 +142,12 @@ class ParityReplayIT {
         return new Outcome(code, out.toString(), err.toString(), report, reportDir);
     }
 
+    /**
+     * The replay's files as parity inputs. The simulations here are far messier than production
+     * traffic (6 % of the messy replay's windows differ from batch, all explained): the explained
+     * share is not limited, so that the scenarios test the explanations; the default limits have
+     * their own tests ({@code ReportBuilderTest}).
+     */
     static String[] replayInputs(Path transactions, Path out, String windowSize) {
         return new String[] {
             "--transactions", transactions.toString(),
@@ -146,7 +155,8 @@ class ParityReplayIT {
             "--scores", out.resolve("scores.jsonl").toString(),
             "--late", out.resolve("late.jsonl").toString(),
             "--dead-letters", out.resolve("dead-letters.jsonl").toString(),
-            "--window-size", windowSize
+            "--window-size", windowSize,
+            "--max-mismatch-rate", "1"
         };
     }
 
@@ -179,7 +189,9 @@ class ParityReplayIT {
                         "--date",
                         "2026-11-28",
                         "--window-size",
-                        "1m");
+                        "1m",
+                        "--max-mismatch-rate",
+                        "1");
         Outcome fromFiles = parity(shared.resolve("r-files"), replayInputs(messy, messyOut, "1m"));
 
         assertThat(fromArchive.exitCode()).as(fromArchive.stderr()).isZero();
@@ -282,7 +294,8 @@ class ParityReplayIT {
         served.set(served.size() - 1, AvroJson.toJsonLine(last));
         Path tamperedOut = shared.resolve("tampered-out");
         Files.createDirectories(tamperedOut);
-        for (String f : List.of("scores.jsonl", "late.jsonl", "dead-letters.jsonl")) {
+        for (String f :
+                List.of("scores.jsonl", "late.jsonl", "dead-letters.jsonl", "policy.json")) {
             Files.copy(messyOut.resolve(f), tamperedOut.resolve(f));
         }
         Files.write(tamperedOut.resolve("features.jsonl"), served);
@@ -431,6 +444,173 @@ class ParityReplayIT {
                         "1m");
         assertThat(corrupt.exitCode()).isEqualTo(ParityCommand.EXIT_BAD_INPUT);
         assertThat(corrupt.stderr()).contains("could not run");
+    }
+
+    /** A copy of the messy replay's outputs with {@code file} replaced by {@code lines}. */
+    private static Path outputsWith(String name, String file, List<String> lines) throws Exception {
+        Path copy = shared.resolve(name);
+        Files.createDirectories(copy);
+        for (String f :
+                List.of(
+                        "features.jsonl",
+                        "scores.jsonl",
+                        "late.jsonl",
+                        "dead-letters.jsonl",
+                        "policy.json")) {
+            Files.copy(messyOut.resolve(f), copy.resolve(f));
+        }
+        Files.write(copy.resolve(file), lines);
+        return copy;
+    }
+
+    @Test
+    void aPaneOfALowerRevisionWrittenAfterTheFinalOneIsARegression() throws Exception {
+        List<String> served = Files.readAllLines(messyOut.resolve("features.jsonl"));
+        // A window that re-fired: its revision 0, written again after its last revision.
+        FeatureRecord refired = null;
+        FeatureRecord first = null;
+        for (String line : served) {
+            FeatureRecord f = AvroJson.fromJsonLine(line, FeatureRecord.class);
+            if (f.getRevision() == 1) {
+                refired = f;
+            }
+        }
+        assertThat(refired).as("the messy replay re-fires some window").isNotNull();
+        for (String line : served) {
+            FeatureRecord f = AvroJson.fromJsonLine(line, FeatureRecord.class);
+            if (f.getUserId().equals(refired.getUserId())
+                    && f.getWindowStart().equals(refired.getWindowStart())
+                    && f.getRevision() == 0) {
+                first = f;
+            }
+        }
+        FeatureRecord again =
+                FeatureRecord.newBuilder(first)
+                        .setEmittedAt(refired.getEmittedAt().plusSeconds(60))
+                        .build();
+        List<String> regressed = new ArrayList<>(served);
+        regressed.add(AvroJson.toJsonLine(again));
+        Path out = outputsWith("regressed-out", "features.jsonl", regressed);
+
+        Outcome o = parity(shared.resolve("r-regressed"), replayInputs(messy, out, "1m"));
+
+        assertThat(o.exitCode()).isEqualTo(ParityCommand.EXIT_SKEW);
+        assertThat(o.byCause(Cause.REVISION_REGRESSED)).isEqualTo(1);
+        assertThat(o.exampleUsers(Cause.REVISION_REGRESSED))
+                .containsExactly(refired.getUserId() + "@" + refired.getWindowStart());
+        assertThat(o.stdout()).contains("REVISION_REGRESSED=1");
+    }
+
+    @Test
+    void lateLabelsTheArchiveContradictsAreUnexplained() throws Exception {
+        List<String> late = Files.readAllLines(messyOut.resolve("late.jsonl"));
+        List<String> tampered = new ArrayList<>();
+        int tooLate = -1;
+        int future = -1;
+        for (int i = 0; i < late.size(); i++) {
+            LateRecord l = AvroJson.fromJsonLine(late.get(i), LateRecord.class);
+            if (l.getReason() == LateReason.TOO_LATE && tooLate < 0) {
+                tooLate = i;
+                // A watermark a day beyond anything the replay had read.
+                l.setWatermark(l.getWatermark().plus(Duration.ofDays(1)));
+            } else if (l.getReason() == LateReason.TOO_LATE && future < 0) {
+                future = i;
+                // Labelled future-dated, though it arrived after its event time.
+                l.setReason(LateReason.FUTURE_DATED);
+            }
+            tampered.add(AvroJson.toJsonLine(l));
+        }
+        assertThat(future).as("two too-late records in the messy replay").isPositive();
+        Path out = outputsWith("relabelled-out", "late.jsonl", tampered);
+
+        Outcome o = parity(shared.resolve("r-relabelled"), replayInputs(messy, out, "1m"));
+
+        assertThat(o.exitCode()).isEqualTo(ParityCommand.EXIT_SKEW);
+        assertThat(o.report().get("records").get("contradictedLabels").asLong()).isEqualTo(2);
+        assertThat(o.report().get("records").get("uncheckedLabels").asLong()).isZero();
+        assertThat(o.byCause(Cause.UNEXPLAINED)).isEqualTo(2);
+        assertThat(Files.readString(o.dir().resolve(ReportFiles.JSON)))
+                .contains("TOO_LATE label of")
+                .contains("FUTURE_DATED label of");
+    }
+
+    @Test
+    void thePolicyComesFromWhatTheJobRecordedAndAFlagThatDisagreesIsBadInput() throws Exception {
+        // The replay recorded its policy next to its outputs: no flag needed.
+        List<String> noFlags = new ArrayList<>(List.of(replayInputs(messy, messyOut, "1m")));
+        noFlags.removeAll(List.of("--window-size", "1m"));
+        Outcome recorded =
+                parity(shared.resolve("r-recorded-policy"), noFlags.toArray(String[]::new));
+        assertThat(recorded.exitCode()).as(recorded.stderr()).isZero();
+        assertThat(recorded.report().get("run").get("policy").asText())
+                .isEqualTo(
+                        "window-size=1m allowed-lateness=1m out-of-orderness=0s idleness=none"
+                                + " future-tolerance=5m");
+
+        List<String> disagreeing = new ArrayList<>(noFlags);
+        disagreeing.addAll(List.of("--allowed-lateness", "5m"));
+        Outcome bad = parity(shared.resolve("r-bad-policy"), disagreeing.toArray(String[]::new));
+        assertThat(bad.exitCode()).isEqualTo(ParityCommand.EXIT_BAD_INPUT);
+        assertThat(bad.stderr())
+                .contains("--allowed-lateness 5m disagrees with the policy the job recorded")
+                .contains("allowed-lateness=1m")
+                .contains("policy.json");
+        assertThat(bad.report()).isNull();
+    }
+
+    @Test
+    void theArchiveRecordsThePolicyAndTwoPoliciesInOnePeriodAreBadInput() throws Exception {
+        Path archive = shared.resolve("policy-archive");
+        replay(messy, "policy-archived-out", "1m", "1m", archive);
+        try (var files = Files.list(archive.resolve(ArchivePolicy.DIRECTORY))) {
+            List<Path> policies = files.toList();
+            assertThat(policies).singleElement();
+            assertThat(
+                            ArchivePolicy.readFile(
+                                            org.apache.flink.core.fs.Path.fromLocalFile(
+                                                    policies.get(0).toFile()))
+                                    .policy()
+                                    .describe())
+                    .isEqualTo(
+                            "window-size=1m allowed-lateness=1m out-of-orderness=0s idleness=none"
+                                    + " future-tolerance=5m");
+        }
+        // The job redeployed with another lateness during the day.
+        ArchivePolicy other =
+                new ArchivePolicy(
+                        Duration.ofMinutes(1),
+                        Duration.ofMinutes(3),
+                        Duration.ZERO,
+                        null,
+                        Duration.ofMinutes(5));
+        ArchivePolicy.record(
+                org.apache.flink.core.fs.Path.fromLocalFile(archive.toFile()),
+                other,
+                Instant.parse("2026-11-28T15:00:00Z"));
+
+        Outcome o =
+                parity(
+                        shared.resolve("r-two-policies"),
+                        "--archive",
+                        archive.toString(),
+                        "--date",
+                        "2026-11-28",
+                        "--no-score-skew");
+        assertThat(o.exitCode()).isEqualTo(ParityCommand.EXIT_BAD_INPUT);
+        assertThat(o.stderr())
+                .contains("two event-time policies")
+                .contains("allowed-lateness=1m")
+                .contains("allowed-lateness=3m");
+        // The next day only the new one is in force.
+        Outcome next =
+                parity(
+                        shared.resolve("r-next-day-policy"),
+                        "--archive",
+                        archive.toString(),
+                        "--date",
+                        "2026-11-29",
+                        "--no-score-skew");
+        assertThat(next.stderr()).doesNotContain("two event-time policies");
     }
 
     private static Transaction firstValid(List<String> lines) {

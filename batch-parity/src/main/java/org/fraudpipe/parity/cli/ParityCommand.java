@@ -14,12 +14,15 @@ import org.fraudpipe.job.scoring.OnnxPaneScorer;
 import org.fraudpipe.parity.ParityPeriod;
 import org.fraudpipe.parity.ParityRun;
 import org.fraudpipe.parity.input.InputResolver;
+import org.fraudpipe.parity.input.KafkaServed;
 import org.fraudpipe.parity.input.ParityInputException;
+import org.fraudpipe.parity.input.PolicyResolver;
 import org.fraudpipe.parity.input.StreamInput;
 import org.fraudpipe.parity.report.ParityReport;
 import org.fraudpipe.parity.report.ParityThresholds;
 import org.fraudpipe.parity.report.ReportFiles;
 import org.fraudpipe.parity.report.SummaryLine;
+import org.fraudpipe.schemas.Topic;
 import org.fraudpipe.schemas.archive.ArchiveStream;
 import org.fraudpipe.scoring.DecisionThresholds;
 import picocli.CommandLine;
@@ -43,10 +46,13 @@ import picocli.CommandLine.Spec;
         description = {
             "Recompute every (user, window) of a period from the stored transactions, in Flink BATCH"
                     + " mode with the streaming job's own window stage, compare each with the last"
-                    + " revision streaming served, and explain every difference (LATE_DROPPED,"
-                    + " QUARANTINED, DEAD_LETTERED, DUPLICATE, MISSING_IN_STREAM, EXTRA_IN_STREAM,"
-                    + " UNEXPLAINED). Re-scores the ideal features with the serving model to"
-                    + " measure score deltas and flipped decisions.",
+                    + " value an upsert reader holds (the last pane written), and explain every"
+                    + " difference (LATE_DROPPED, QUARANTINED, DEAD_LETTERED, DUPLICATE; alarms:"
+                    + " MISSING_IN_STREAM, EXTRA_IN_STREAM, REVISION_REGRESSED, LOST_IN_KAFKA,"
+                    + " EXTRA_IN_KAFKA, UNEXPLAINED). The job's late and quarantine labels are"
+                    + " checked against the archive and the policy the job recorded. Re-scores the"
+                    + " ideal features with the serving model to measure score deltas and flipped"
+                    + " decisions.",
             "Writes report.json and report.html into --report, prints one summary line.",
             "Exit codes: 0 within thresholds, 1 over a threshold, 2 bad usage or input.",
         },
@@ -57,6 +63,9 @@ import picocli.CommandLine.Spec;
             "  ./fraud parity --transactions tx.jsonl --served out/features.jsonl"
                     + " --scores out/scores.jsonl --late out/late.jsonl"
                     + " --dead-letters out/dead-letters.jsonl --report reports/replay",
+            "  ./fraud parity --date 2026-11-28 --archive .fraud/archive --served-from kafka"
+                    + " --bootstrap-servers localhost:9092 --schema-registry-url"
+                    + " http://localhost:8081 --report reports/2026-11-28",
         })
 public final class ParityCommand implements Callable<Integer> {
 
@@ -153,18 +162,47 @@ public final class ParityCommand implements Callable<Integer> {
     @Option(
             names = "--window-size",
             paramLabel = "DURATION",
-            defaultValue = "10m",
             converter = DurationConverter.class,
-            description = "The job's window size (default: ${DEFAULT-VALUE}).")
+            description =
+                    "The job's window size. Default: the policy the job recorded with the inputs"
+                            + " (else the job's default); a value that disagrees with it is exit 2.")
     Duration windowSize;
+
+    @Option(
+            names = "--allowed-lateness",
+            paramLabel = "DURATION",
+            converter = DurationConverter.class,
+            description =
+                    "The job's allowed lateness, to check TOO_LATE labels. Default: as"
+                            + " --window-size.")
+    Duration allowedLateness;
+
+    @Option(
+            names = "--out-of-orderness",
+            paramLabel = "DURATION",
+            converter = DurationConverter.class,
+            description =
+                    "The job's watermark bound, to bound the watermark a TOO_LATE label names."
+                            + " Default: as --window-size.")
+    Duration outOfOrderness;
+
+    @Option(
+            names = "--idleness",
+            paramLabel = "DURATION",
+            converter = DurationConverter.class,
+            description =
+                    "The job's idleness: after such a gap a partition's TOO_LATE labels cannot be"
+                            + " checked. Default: as --window-size.")
+    Duration idleness;
 
     @Option(
             names = "--future-tolerance",
             paramLabel = "DURATION",
             converter = DurationConverter.class,
             description =
-                    "The job's future tolerance, to flag quarantined records of a JSON Lines"
-                            + " transactions file (default: the job's default).")
+                    "The job's future tolerance, to check FUTURE_DATED labels (and flag"
+                            + " quarantined records of a JSON Lines transactions file). Default: as"
+                            + " --window-size.")
     Duration futureTolerance;
 
     @Option(
@@ -173,9 +211,54 @@ public final class ParityCommand implements Callable<Integer> {
             converter = DurationConverter.class,
             defaultValue = "1d",
             description =
-                    "How long after the period dead letters of its records are looked for"
+                    "How long after the period its records' dead letters, and the later records"
+                            + " of their partitions (bounding the job's watermark), are looked for"
                             + " (default: ${DEFAULT-VALUE}).")
     Duration arrivalHorizon;
+
+    /** Where the served values are read. */
+    enum ServedFrom {
+        archive,
+        kafka
+    }
+
+    @Option(
+            names = "--served-from",
+            paramLabel = "archive|kafka",
+            description =
+                    "Judge the served values in the archive's copy (archive), or in the compacted"
+                            + " topics as an upsert reader sees them (kafka: read_committed, up to"
+                            + " the latest offsets at the start; the archive's copy is then"
+                            + " compared with them: LOST_IN_KAFKA, EXTRA_IN_KAFKA)"
+                            + " (default: ${DEFAULT-VALUE}).")
+    ServedFrom servedFrom = ServedFrom.archive;
+
+    @Option(
+            names = "--bootstrap-servers",
+            paramLabel = "HOST:PORT",
+            description = "With --served-from kafka: the job's Kafka (default: ${DEFAULT-VALUE}).")
+    String bootstrapServers = JobOption.BOOTSTRAP_SERVERS.defaultValue();
+
+    @Option(
+            names = "--schema-registry-url",
+            paramLabel = "URL",
+            description =
+                    "With --served-from kafka: the job's schema registry (default:"
+                            + " ${DEFAULT-VALUE}).")
+    String schemaRegistryUrl = JobOption.SCHEMA_REGISTRY_URL.defaultValue();
+
+    @Option(
+            names = "--topic.features",
+            paramLabel = "TOPIC",
+            description =
+                    "With --served-from kafka: the features topic (default: ${DEFAULT-VALUE}).")
+    String featuresTopic = Topic.FEATURES.defaultName();
+
+    @Option(
+            names = "--topic.scores",
+            paramLabel = "TOPIC",
+            description = "With --served-from kafka: the scores topic (default: ${DEFAULT-VALUE}).")
+    String scoresTopic = Topic.SCORES.defaultName();
 
     @Option(
             names = "--model",
@@ -202,16 +285,17 @@ public final class ParityCommand implements Callable<Integer> {
             names = "--max-unexplained",
             paramLabel = "N",
             description =
-                    "Alarm windows (UNEXPLAINED, MISSING_IN_STREAM, EXTRA_IN_STREAM)"
-                            + " allowed before exit 1 (default: ${DEFAULT-VALUE}).")
+                    "Alarm windows (UNEXPLAINED, MISSING_IN_STREAM, EXTRA_IN_STREAM,"
+                            + " REVISION_REGRESSED, LOST_IN_KAFKA, EXTRA_IN_KAFKA) allowed before"
+                            + " exit 1 (default: ${DEFAULT-VALUE}).")
     long maxUnexplained = ParityThresholds.DEFAULT.maxUnexplained();
 
     @Option(
             names = "--max-mismatch-rate",
             paramLabel = "FRACTION",
             description =
-                    "Largest share of windows whose served value differs, explained or not"
-                            + " (default: ${DEFAULT-VALUE}, no limit).")
+                    "Largest share of windows whose served value differs, explained or not,"
+                            + " before exit 1; 1: no limit (default: ${DEFAULT-VALUE}).")
     double maxMismatchRate = ParityThresholds.DEFAULT.maxMismatchRate();
 
     @Option(
@@ -221,6 +305,15 @@ public final class ParityCommand implements Callable<Integer> {
                     "Decisions the ideal features would change, allowed before exit 1"
                             + " (default: ${DEFAULT-VALUE}, no limit).")
     long maxFlippedDecisions = ParityThresholds.DEFAULT.maxFlippedDecisions();
+
+    @Option(
+            names = "--max-flipped-rate",
+            paramLabel = "FRACTION",
+            description =
+                    "Largest share of the compared scored windows whose decision the ideal"
+                            + " features change, before exit 1; 1: no limit (default:"
+                            + " ${DEFAULT-VALUE}).")
+    double maxFlippedRate = ParityThresholds.DEFAULT.maxFlippedRate();
 
     @Option(
             names = "--parallelism",
@@ -263,21 +356,29 @@ public final class ParityCommand implements Callable<Integer> {
     /** Checks the options and resolves the inputs; nothing runs yet. */
     ParityRun plan() throws ParityInputException {
         ParityPeriod period = period();
-        WindowAssignment windows = WindowAssignment.tumbling(windowSize);
+        if (archive != null && (transactions != null || served != null)) {
+            throw usage("give either --archive or --transactions/--served, not both");
+        }
+        if (archive == null && (transactions == null || served == null)) {
+            throw usage("give --archive, or both --transactions and --served");
+        }
+        if (archive != null && !period.isBounded()) {
+            throw usage("--archive needs --date or --from/--to");
+        }
+        PolicyResolver.Resolved policy =
+                PolicyResolver.resolve(
+                        archive != null
+                                ? PolicyResolver.recordedInArchive(archive)
+                                : PolicyResolver.recordedFor(served),
+                        period,
+                        period.isBounded() ? period.to().plus(arrivalHorizon) : null,
+                        givenPolicyOptions());
+        WindowAssignment windows = WindowAssignment.tumbling(policy.policy().windowSize());
         InputResolver resolver = new InputResolver(period, windows, arrivalHorizon);
         Map<ArchiveStream, StreamInput> inputs = new EnumMap<>(ArchiveStream.class);
         if (archive != null) {
-            if (transactions != null || served != null) {
-                throw usage("give either --archive or --transactions/--served, not both");
-            }
-            if (!period.isBounded()) {
-                throw usage("--archive needs --date or --from/--to");
-            }
             inputs.putAll(resolver.archive(archive));
         } else {
-            if (transactions == null || served == null) {
-                throw usage("give --archive, or both --transactions and --served");
-            }
             put(inputs, resolver, ArchiveStream.TRANSACTIONS, transactions);
             put(inputs, resolver, ArchiveStream.FEATURES, served);
             put(inputs, resolver, ArchiveStream.SCORES, scores);
@@ -300,19 +401,44 @@ public final class ParityCommand implements Callable<Integer> {
                 throw new ParityInputException(e.getMessage() + " (or pass --no-score-skew)", e);
             }
         }
+        KafkaServed kafka = null;
+        if (servedFrom == ServedFrom.kafka) {
+            kafka =
+                    new KafkaServed(
+                            bootstrapServers,
+                            schemaRegistryUrl,
+                            featuresTopic,
+                            noScoreSkew ? null : scoresTopic);
+        }
         return new ParityRun(
                 period,
                 label(),
                 inputs,
-                windowSize,
-                futureTolerance != null
-                        ? futureTolerance
-                        : new DurationConverter()
-                                .convert(JobOption.FUTURE_TOLERANCE.defaultValue()),
+                policy,
+                InputResolver.readEnd(period, windows, arrivalHorizon),
+                kafka,
                 scorer,
-                new ParityThresholds(maxUnexplained, maxMismatchRate, maxFlippedDecisions),
+                new ParityThresholds(
+                        maxUnexplained, maxMismatchRate, maxFlippedDecisions, maxFlippedRate),
                 parallelism,
                 resolver.quietHours());
+    }
+
+    /** The policy options given on the command line, by the job's option names. */
+    private Map<String, Duration> givenPolicyOptions() {
+        Map<String, Duration> given = new java.util.LinkedHashMap<>();
+        putIfGiven(given, JobOption.WINDOW_SIZE, windowSize);
+        putIfGiven(given, JobOption.ALLOWED_LATENESS, allowedLateness);
+        putIfGiven(given, JobOption.OUT_OF_ORDERNESS, outOfOrderness);
+        putIfGiven(given, JobOption.IDLENESS, idleness);
+        putIfGiven(given, JobOption.FUTURE_TOLERANCE, futureTolerance);
+        return given;
+    }
+
+    private static void putIfGiven(Map<String, Duration> given, JobOption option, Duration value) {
+        if (value != null) {
+            given.put(option.key(), value);
+        }
     }
 
     private static void put(

@@ -26,9 +26,11 @@ import org.fraudpipe.schemas.archive.ArchiveStream;
  * reads, per {@link ArchiveStream}'s partitioning time:
  *
  * <ul>
- *   <li>transactions, late: event time {@code [from, dataEnd)} ({@link ParityPeriod#dataEnd}: the
- *       end of the last window judged, past {@code to} only when the window size does not divide
- *       the day);
+ *   <li>late: event time {@code [from, dataEnd)} ({@link ParityPeriod#dataEnd}: the end of the last
+ *       window judged, past {@code to} only when the window size does not divide the day);
+ *   <li>transactions: event time {@code [from, dataEnd + arrival horizon)}: the period's records,
+ *       and the later records of their partitions that bound the job's watermark when a late record
+ *       arrived (partitions past {@code dataEnd} that do not exist yet are skipped);
  *   <li>features, scores: window start {@code [from, to)};
  *   <li>dead letters: arrival {@code [from - 1 h, dataEnd + arrival horizon)}, since a record
  *       arrives after its event time, up to the horizon (devices offline for hours).
@@ -139,7 +141,8 @@ public final class InputResolver {
             Path dir = new Path(p, part.path());
             if (exists(dir)) {
                 partitions.add(dir);
-            } else if (s == ArchiveStream.TRANSACTIONS) {
+            } else if (s == ArchiveStream.TRANSACTIONS
+                    && part.start().isBefore(period.dataEnd(windows))) {
                 quietHours.add(part.path());
             }
         }
@@ -148,7 +151,13 @@ public final class InputResolver {
 
     private List<LocalDate> daysOf(ArchiveStream s) {
         List<LocalDate> days = new ArrayList<>();
-        for (ArchivePartition part : partitionsOf(s)) {
+        List<ArchivePartition> required =
+                s == ArchiveStream.TRANSACTIONS
+                        ? ArchivePartition.covering(
+                                period.from().toEpochMilli(),
+                                period.dataEnd(windows).toEpochMilli())
+                        : partitionsOf(s);
+        for (ArchivePartition part : required) {
             if (!days.contains(part.date())) {
                 days.add(part.date());
             }
@@ -161,7 +170,9 @@ public final class InputResolver {
         long to = period.to().toEpochMilli();
         long dataEnd = period.dataEnd(windows).toEpochMilli();
         return switch (s) {
-            case TRANSACTIONS, LATE -> ArchivePartition.covering(from, dataEnd);
+            case TRANSACTIONS ->
+                    ArchivePartition.covering(from, readEnd(period, windows, arrivalHorizon));
+            case LATE -> ArchivePartition.covering(from, dataEnd);
             case FEATURES, SCORES -> ArchivePartition.covering(from, to);
             case DEAD_LETTERS ->
                     ArchivePartition.covering(
@@ -171,6 +182,21 @@ public final class InputResolver {
                                     .truncatedTo(ChronoUnit.MILLIS)
                                     .toEpochMilli());
         };
+    }
+
+    /**
+     * How far in event time a run reads transactions: the end of the last window judged plus the
+     * arrival horizon; {@link Long#MAX_VALUE} for an unbounded run (everything).
+     */
+    public static long readEnd(
+            ParityPeriod period, WindowAssignment windows, Duration arrivalHorizon) {
+        if (!period.isBounded()) {
+            return Long.MAX_VALUE;
+        }
+        return period.dataEnd(windows)
+                .plus(arrivalHorizon)
+                .truncatedTo(ChronoUnit.MILLIS)
+                .toEpochMilli();
     }
 
     private static boolean isPartitioned(Path dir) throws ParityInputException {

@@ -40,19 +40,29 @@ public record ParityReport(
      * @param judged windows with a start in the period that either side knows
      * @param matched served equals ideal
      * @param explained differ, and the difference is exactly explained
-     * @param alarms UNEXPLAINED, MISSING_IN_STREAM, EXTRA_IN_STREAM
+     * @param alarms windows whose main cause is an alarm (UNEXPLAINED, MISSING_IN_STREAM,
+     *     EXTRA_IN_STREAM, REVISION_REGRESSED, LOST_IN_KAFKA, EXTRA_IN_KAFKA)
      * @param mismatchRate (explained + alarms) / judged, 0 if nothing was judged
      */
     public record WindowCounts(
             long judged, long matched, long explained, long alarms, double mismatchRate) {}
 
-    /** What the run read, as it reached the windows of the period. */
+    /**
+     * What the run read, as it reached the windows of the period.
+     *
+     * @param contradictedLabels late records whose TOO_LATE or FUTURE_DATED label the archive
+     *     contradicts (their windows are UNEXPLAINED)
+     * @param uncheckedLabels TOO_LATE labels the archive could not check (partition possibly idle,
+     *     or arrived past what the run read): accepted as explained
+     */
     public record RecordCounts(
             long archivedTransactions,
             long servedPanes,
             long tooLate,
             long quarantined,
-            long deadLetteredArchived) {}
+            long deadLetteredArchived,
+            long contradictedLabels,
+            long uncheckedLabels) {}
 
     /** One hour of window starts. */
     public record HourRow(Instant hour, long windows, long mismatched, long alarms) {}

@@ -60,6 +60,8 @@ public final class ReportBuilder {
     private long tooLate;
     private long quarantined;
     private long deadLettered;
+    private long contradictedLabels;
+    private long uncheckedLabels;
 
     public ReportBuilder() {
         for (Cause c : Cause.values()) {
@@ -95,6 +97,8 @@ public final class ReportBuilder {
         tooLate += v.lateDropped;
         quarantined += v.quarantined;
         deadLettered += v.deadLettered;
+        contradictedLabels += v.contradictedLabels;
+        uncheckedLabels += v.uncheckedLabels;
         if (v.idealModelVersion != null) {
             modelVersions.add(v.idealModelVersion);
         }
@@ -138,8 +142,9 @@ public final class ReportBuilder {
         if (alarms > thresholds.maxUnexplained()) {
             violations.add(
                     alarms
-                            + " unexplained window(s) (UNEXPLAINED, MISSING_IN_STREAM,"
-                            + " EXTRA_IN_STREAM), allowed "
+                            + " unexplained window(s) ("
+                            + alarmNames()
+                            + "), allowed "
                             + thresholds.maxUnexplained());
         }
         if (mismatchRate > thresholds.maxMismatchRate()) {
@@ -151,6 +156,13 @@ public final class ReportBuilder {
         if (thresholds.maxFlippedDecisions() >= 0 && flipped > thresholds.maxFlippedDecisions()) {
             violations.add(
                     flipped + " flipped decision(s), allowed " + thresholds.maxFlippedDecisions());
+        }
+        double flippedRate = compared == 0 ? 0 : (double) flipped / compared;
+        if (flippedRate > thresholds.maxFlippedRate()) {
+            violations.add(
+                    String.format(
+                            "flipped decision rate %.6f (%d of %d compared) over the allowed %.6f",
+                            flippedRate, flipped, compared, thresholds.maxFlippedRate()));
         }
 
         Map<String, Long> causes = new LinkedHashMap<>();
@@ -187,12 +199,29 @@ public final class ReportBuilder {
                 new ParityReport.WindowCounts(judged, matched, explained, alarms, mismatchRate),
                 causes,
                 new ParityReport.RecordCounts(
-                        archived, servedPanes, tooLate, quarantined, deadLettered),
+                        archived,
+                        servedPanes,
+                        tooLate,
+                        quarantined,
+                        deadLettered,
+                        contradictedLabels,
+                        uncheckedLabels),
                 hours,
                 lateness.buckets(),
                 skew,
                 exampleFindings,
                 worst.stream().map(WindowFinding::of).toList());
+    }
+
+    /** The alarm causes, comma-separated in {@link Cause} order. */
+    static String alarmNames() {
+        StringBuilder names = new StringBuilder();
+        for (Cause c : Cause.values()) {
+            if (!c.isExplained()) {
+                names.append(names.length() == 0 ? "" : ", ").append(c.name());
+            }
+        }
+        return names.toString();
     }
 
     private static void keepFirst(TreeSet<WindowVerdict> kept, WindowVerdict v, int limit) {

@@ -65,6 +65,8 @@ public final class ReportHtml {
         row(h, "too late (late stream)", rc.tooLate());
         row(h, "quarantined (late stream)", rc.quarantined());
         row(h, "dead-lettered but archived", rc.deadLetteredArchived());
+        row(h, "late labels contradicted by the archive", rc.contradictedLabels());
+        row(h, "too-late labels not checkable (partition possibly idle)", rc.uncheckedLabels());
         h.append("</table>\n");
 
         h.append("<h2>Mismatch rate by hour</h2>\n");

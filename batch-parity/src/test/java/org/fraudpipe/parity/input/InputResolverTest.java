@@ -69,12 +69,29 @@ class InputResolverTest {
                 .isInstanceOf(ParityInputException.class)
                 .hasMessageContaining("transactions/date=2026-11-29");
         partition("transactions", "date=2026-11-29/hour=00");
-        partition("transactions", "date=2026-11-29/hour=01");
+        partition("transactions", "date=2026-11-29/hour=03");
         Map<ArchiveStream, StreamInput> in =
                 resolver(Duration.ofMinutes(7)).archive(root.toString());
+        // The period's data ends 00:03 on the 29th; the later records of its partitions are read
+        // up to the arrival horizon (2 h) after it, for the watermark bounds: hour 03 is past it.
         assertThat(in.get(ArchiveStream.TRANSACTIONS).paths())
                 .extracting(p -> p.getParent().getName() + "/" + p.getName())
                 .containsExactly("date=2026-11-28/hour=23", "date=2026-11-29/hour=00");
+    }
+
+    @Test
+    void transactionsAreReadPastThePeriodUpToTheArrivalHorizonWhereTheyExist() throws Exception {
+        partition("transactions", "date=2026-11-28/hour=22");
+        partition("features", "date=2026-11-28/hour=22");
+        partition("transactions", "date=2026-11-29/hour=01");
+        partition("transactions", "date=2026-11-29/hour=02");
+        InputResolver resolver = resolver(Duration.ofMinutes(10));
+        Map<ArchiveStream, StreamInput> in = resolver.archive(root.toString());
+        assertThat(in.get(ArchiveStream.TRANSACTIONS).paths())
+                .extracting(p -> p.getParent().getName() + "/" + p.getName())
+                .containsExactly("date=2026-11-28/hour=22", "date=2026-11-29/hour=01");
+        // Quiet hours are those of the period only.
+        assertThat(resolver.quietHours()).contains("date=2026-11-28/hour=23").hasSize(23);
     }
 
     @Test

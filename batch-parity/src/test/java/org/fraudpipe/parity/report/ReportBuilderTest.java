@@ -134,13 +134,49 @@ class ReportBuilderTest {
     @Test
     void thresholdsDecideTheExitCode() {
         assertThat(build(sample(), ParityThresholds.DEFAULT).exitCode()).isEqualTo(1);
-        ParityReport lenient = build(sample(), new ParityThresholds(1, 1.0, -1));
+        ParityReport lenient = build(sample(), new ParityThresholds(1, 1.0, -1, 1.0));
         assertThat(lenient.exitCode()).isZero();
         assertThat(lenient.status()).isEqualTo("PASS");
-        ParityReport rate = build(sample(), new ParityThresholds(1, 0.05, -1));
+        ParityReport rate = build(sample(), new ParityThresholds(1, 0.05, -1, 1.0));
         assertThat(rate.violations()).singleElement().asString().contains("mismatch rate");
-        ParityReport flips = build(sample(), new ParityThresholds(1, 1.0, 1));
+        ParityReport flips = build(sample(), new ParityThresholds(1, 1.0, 1, 1.0));
         assertThat(flips.violations()).singleElement().asString().contains("2 flipped");
+        // 2 flips among 33 windows scored by the same model: 6 %.
+        ParityReport flipRate = build(sample(), new ParityThresholds(1, 1.0, -1, 0.05));
+        assertThat(flipRate.violations())
+                .singleElement()
+                .asString()
+                .contains("flipped decision rate 0.060606 (2 of 33 compared)");
+        assertThat(build(sample(), new ParityThresholds(1, 1.0, -1, 0.07)).exitCode()).isZero();
+    }
+
+    @Test
+    void theDefaultsFailOnExplainedSkewAboveOnePercentOrFlipsAboveATenthOfAPercent() {
+        // No alarm at all: 1 of 100 windows explained-late passes, 2 of 100 fail.
+        List<WindowVerdict> onePercent = new ArrayList<>();
+        for (int i = 0; i < 99; i++) {
+            onePercent.add(verdict("u" + i, T0, Cause.MATCH, 2, 2, 0.1, 0.1, "v1"));
+        }
+        onePercent.add(verdict("late", T0, Cause.LATE_DROPPED, 3, 2, 0.2, 0.25, "v1"));
+        assertThat(build(onePercent, ParityThresholds.DEFAULT).exitCode()).isZero();
+
+        List<WindowVerdict> twoPercent = new ArrayList<>(onePercent);
+        twoPercent.set(0, verdict("late0", T0, Cause.LATE_DROPPED, 3, 2, 0.2, 0.25, "v1"));
+        ParityReport skewed = build(twoPercent, ParityThresholds.DEFAULT);
+        assertThat(skewed.exitCode()).isEqualTo(1);
+        assertThat(skewed.violations()).singleElement().asString().contains("mismatch rate");
+
+        // One flipped decision in 100 compared windows: 1 % > 0.1 %.
+        List<WindowVerdict> flipped = new ArrayList<>(onePercent);
+        flipped.set(1, verdict("flip", T0, Cause.LATE_DROPPED, 3, 2, 0.2, 0.6, "v1"));
+        flipped.set(99, verdict("u99", T0, Cause.MATCH, 2, 2, 0.1, 0.1, "v1"));
+        ParityReport flips = build(flipped, ParityThresholds.DEFAULT);
+        assertThat(flips.violations())
+                .singleElement()
+                .asString()
+                .contains("flipped decision rate 0.010000 (1 of 100 compared)");
+        assertThat(build(onePercent, ParityThresholds.ALARMS_ONLY).exitCode()).isZero();
+        assertThat(build(twoPercent, ParityThresholds.ALARMS_ONLY).exitCode()).isZero();
     }
 
     @Test

@@ -63,13 +63,46 @@ public final class FileArchive implements Archive {
     public static final String PART_SUFFIX = ".avro";
 
     private final Path root;
+    private final ArchivePolicy policy;
+    private final boolean policySinceNow;
 
     /**
+     * An archive that records no policy (tests that write archives by hand).
+     *
      * @param root the archive's root directory (see {@link #forJob} or {@link #checked} to validate
      *     it first)
      */
     public FileArchive(Path root) {
+        this(root, null);
+    }
+
+    /**
+     * @param root the archive's root directory (see {@link #forJob} or {@link #checked} to validate
+     *     it first)
+     * @param policy the event-time policy the job runs with, recorded under {@code <root>/policy/}
+     *     ({@link ArchivePolicy}) for the parity check; null records none
+     */
+    public FileArchive(Path root, ArchivePolicy policy) {
+        this(root, policy, true);
+    }
+
+    private FileArchive(Path root, ArchivePolicy policy, boolean policySinceNow) {
         this.root = root;
+        this.policy = policy;
+        this.policySinceNow = policySinceNow;
+    }
+
+    /**
+     * A replay's archive: its policy is recorded as in force since always (one input, one policy;
+     * the wall clock of the replay says nothing about the data's time).
+     */
+    public static FileArchive forReplay(Path root, ArchivePolicy policy) {
+        return new FileArchive(root, policy, false);
+    }
+
+    /** The policy this archive records, or null. */
+    public ArchivePolicy policy() {
+        return policy;
     }
 
     public Path root() {
@@ -78,7 +111,14 @@ public final class FileArchive implements Archive {
 
     @Override
     public void transactions(DataStream<ArchivedTransaction> received) {
-        attach(received, ArchiveStream.TRANSACTIONS, ArchivedTransaction.class);
+        DataStream<ArchivedTransaction> recorded =
+                policy == null
+                        ? received
+                        : received.map(new ArchivePolicyRecorder(root, policy, policySinceNow))
+                                .uid(Uids.ARCHIVE_POLICY)
+                                .name(OperatorNames.ARCHIVE_POLICY)
+                                .setParallelism(received.getParallelism());
+        attach(recorded, ArchiveStream.TRANSACTIONS, ArchivedTransaction.class);
     }
 
     @Override
@@ -194,9 +234,9 @@ public final class FileArchive implements Archive {
         if (onCluster) {
             // The client may not see the cluster's mounts: only the file system is checked here.
             fileSystemOf(root, flag);
-            return Optional.of(new FileArchive(root));
+            return Optional.of(new FileArchive(root, ArchivePolicy.of(config)));
         }
-        return Optional.of(checked(root, flag));
+        return Optional.of(new FileArchive(checked(root, flag).root(), ArchivePolicy.of(config)));
     }
 
     /**

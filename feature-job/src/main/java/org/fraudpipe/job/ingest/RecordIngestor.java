@@ -79,7 +79,16 @@ public final class RecordIngestor implements Serializable {
      * @param arrivalTime {@link #arrivalTime(Long, long)} of the record, epoch millis
      */
     public boolean isFutureDated(Transaction tx, long arrivalTime) {
-        return tx.getEventTime().toEpochMilli() > arrivalTime + futureToleranceMillis;
+        return isFutureDated(tx.getEventTime().toEpochMilli(), arrivalTime, futureToleranceMillis);
+    }
+
+    /**
+     * The future-dated rule itself, shared by the job and the parity check (which re-checks the
+     * job's FUTURE_DATED labels with it): {@code eventTime > arrival + tolerance}.
+     */
+    public static boolean isFutureDated(
+            long eventTimeMillis, long arrivalMillis, long toleranceMillis) {
+        return eventTimeMillis > arrivalMillis + toleranceMillis;
     }
 
     /**
@@ -87,8 +96,9 @@ public final class RecordIngestor implements Serializable {
      * is one, else the time the job read the record. With the input topic on {@code LogAppendTime}
      * (as the job's topics are created) that is the broker's clock when the record was appended, so
      * reprocessing a backlog gives the same fates as the live run, and a replay file's {@code
-     * arrivalTime} plays the same part. With {@code CreateTime} it is the producer's clock: a
-     * producer that stamps records with their event time would never have one quarantined.
+     * arrivalTime} plays the same part; the parity check proves it from the archive the same way.
+     * With {@code CreateTime} it is the producer's clock: a producer that stamps records with their
+     * event time would never have one quarantined.
      *
      * @param recordTimestamp the Kafka record timestamp, epoch millis, or null
      * @param receivedAt when the job read the record, epoch millis

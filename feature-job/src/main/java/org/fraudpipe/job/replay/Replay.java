@@ -17,6 +17,7 @@ import org.apache.flink.configuration.CoreOptions;
 import org.apache.flink.configuration.PipelineOptions;
 import org.apache.flink.configuration.StateBackendOptions;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.fraudpipe.job.archive.ArchivePolicy;
 import org.fraudpipe.job.archive.FileArchive;
 import org.fraudpipe.job.ingest.IngestRouter;
 import org.fraudpipe.job.topology.FeatureJobTopology;
@@ -93,7 +94,9 @@ public final class Replay {
                     config.windows(),
                     config.scoring(),
                     new ReplaySinks(staging.dir()),
-                    config.archive() == null ? null : new FileArchive(config.archive()));
+                    config.archive() == null
+                            ? null
+                            : FileArchive.forReplay(config.archive(), config.policy()));
             JobExecutionResult result =
                     env.execute(JOB_NAME + " of " + config.input().getFileName());
             return writeOutputs(config, staging.dir(), result, began);
@@ -143,6 +146,7 @@ public final class Replay {
         files.add(
                 StagedOutput.writeAtomically(
                         out, ReplayOutput.DEAD_LETTERS.fileName(), deadLetters));
+        files.add(writePolicy(out, config.policy()));
         return new ReplaySummary(
                 config.input(),
                 in,
@@ -155,6 +159,21 @@ public final class Replay {
                 decisionCounts(scores),
                 files,
                 Duration.ofNanos(System.nanoTime() - began));
+    }
+
+    /**
+     * The replay's event-time policy next to its outputs ({@link ArchivePolicy#FILE}), so the
+     * parity check judges late and quarantine labels by the policy that made them.
+     */
+    private static Path writePolicy(Path out, ArchivePolicy policy) throws IOException {
+        Path file = out.resolve(ArchivePolicy.FILE);
+        Path tmp = Files.createTempFile(out, ".policy", ".tmp");
+        Files.writeString(tmp, policy.toJson(null));
+        return Files.move(
+                tmp,
+                file,
+                java.nio.file.StandardCopyOption.REPLACE_EXISTING,
+                java.nio.file.StandardCopyOption.ATOMIC_MOVE);
     }
 
     private static <T extends SpecificRecordBase> List<StagedOutput.Line<T>> canonical(

@@ -83,6 +83,19 @@ public record ReplayConfig(
     }
 
     /** This replay, also archiving under {@code root} (null: archiving nothing). */
+    /**
+     * The replay's event-time policy, as recorded for the parity check: one watermark per record,
+     * so no idleness.
+     */
+    public org.fraudpipe.job.archive.ArchivePolicy policy() {
+        return new org.fraudpipe.job.archive.ArchivePolicy(
+                windows.windowSize(),
+                windows.allowedLateness(),
+                outOfOrderness,
+                null,
+                futureTolerance);
+    }
+
     public ReplayConfig withArchive(org.apache.flink.core.fs.Path root) {
         return new ReplayConfig(
                 input,

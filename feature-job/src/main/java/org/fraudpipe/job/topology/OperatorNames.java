@@ -19,6 +19,7 @@ public final class OperatorNames {
     public static final String SCORES_SINK = "Scores to Kafka";
     public static final String REPLAY_DEAD_LETTERS_SINK = "Dead letters to replay files";
     public static final String ARCHIVE_RECEIVED = "Received transactions";
+    public static final String ARCHIVE_POLICY = "Record policy in archive";
     public static final String ARCHIVE_TRANSACTIONS_SINK = "Transactions to archive";
     public static final String ARCHIVE_FEATURES_SINK = "Features to archive";
     public static final String ARCHIVE_SCORES_SINK = "Scores to archive";

@@ -58,6 +58,9 @@ public final class Uids {
     /** Valid ingested records to their archive record (stateless). */
     public static final String ARCHIVE_RECEIVED = "archive-received-transactions";
 
+    /** Records the job's event-time policy in the archive (stateless, passes records through). */
+    public static final String ARCHIVE_POLICY = "archive-policy";
+
     /**
      * Archive file sinks: their in-progress and pending part files live in checkpoints (committed
      * when the checkpoint completes).

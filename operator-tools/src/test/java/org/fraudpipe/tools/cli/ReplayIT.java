@@ -308,7 +308,11 @@ class ReplayIT {
             assertThat(files.map(p -> p.getFileName().toString()))
                     .as("staging and temporary files are gone")
                     .containsExactlyInAnyOrder(
-                            "features.jsonl", "scores.jsonl", "late.jsonl", "dead-letters.jsonl");
+                            "features.jsonl",
+                            "scores.jsonl",
+                            "late.jsonl",
+                            "dead-letters.jsonl",
+                            "policy.json");
         }
         assertThat(newThreadsAfterSettling(threadsBefore))
                 .as("threads left behind by the replay")
@@ -504,7 +508,18 @@ class ReplayIT {
         assertArchivedAsWritten(archive, ArchiveStream.LATE, ReplayOutput.LATE, out);
         assertArchivedAsWritten(
                 archive, ArchiveStream.DEAD_LETTERS, ReplayOutput.DEAD_LETTERS, out);
-        List<Path> files = ArchiveFiles.files(archive);
+        List<Path> files = new java.util.ArrayList<>(ArchiveFiles.files(archive));
+        // Beside the streams, the replay's event-time policy: one file, in force since always.
+        Path policies = archive.resolve(org.fraudpipe.job.archive.ArchivePolicy.DIRECTORY);
+        assertThat(files)
+                .filteredOn(f -> f.startsWith(policies))
+                .singleElement()
+                .satisfies(
+                        f ->
+                                assertThat(f.getFileName().toString())
+                                        .startsWith("policy-0000000000000-")
+                                        .endsWith(".json"));
+        files.removeIf(f -> f.startsWith(policies));
         assertThat(files).isNotEmpty();
         assertThat(files)
                 .as("only committed part files")
