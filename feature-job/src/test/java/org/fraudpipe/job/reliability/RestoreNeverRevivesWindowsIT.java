@@ -9,8 +9,6 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import org.apache.flink.api.common.JobStatus;
-import org.apache.flink.core.execution.SavepointFormatType;
 import org.apache.flink.runtime.minicluster.MiniCluster;
 import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
 import org.apache.flink.test.junit5.InjectMiniCluster;
@@ -120,18 +118,9 @@ class RestoreNeverRevivesWindowsIT {
         }
     }
 
-    /** Stops the job with a canonical savepoint (no drain: windows stay open). */
+    /** Stops the job with a canonical savepoint (no drain: windows stay open) and returns it. */
     private String stopWithSavepoint(RunningJob job) throws Exception {
-        String path =
-                job.client()
-                        .stopWithSavepoint(
-                                false, savepoints.toUri().toString(), SavepointFormatType.CANONICAL)
-                        .get();
-        Await.until(
-                "job " + job.id() + " finished after its savepoint",
-                TIMEOUT,
-                () -> job.client().getJobStatus().get() == JobStatus.FINISHED);
-        return path;
+        return job.stopWithSavepoint(savepoints, TIMEOUT);
     }
 
     /** Waits until {@code user}'s window holds {@code txCount} transactions in some pane. */

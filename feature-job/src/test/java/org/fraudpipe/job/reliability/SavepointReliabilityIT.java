@@ -12,14 +12,11 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.stream.Collectors;
-import org.apache.flink.api.common.JobStatus;
-import org.apache.flink.core.execution.SavepointFormatType;
 import org.apache.flink.runtime.minicluster.MiniCluster;
 import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
 import org.apache.flink.test.junit5.InjectMiniCluster;
 import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.fraudpipe.job.savepoint.SavepointGuard;
-import org.fraudpipe.job.testing.Await;
 import org.fraudpipe.job.testing.BatchRecomputation;
 import org.fraudpipe.job.testing.Cli;
 import org.fraudpipe.job.testing.JobDeployment;
@@ -95,16 +92,7 @@ class SavepointReliabilityIT {
 
     /** Stops the job with a canonical savepoint (no drain: windows stay open) and returns it. */
     private String stopWithSavepoint(RunningJob job) throws Exception {
-        String path =
-                job.client()
-                        .stopWithSavepoint(
-                                false, savepoints.toUri().toString(), SavepointFormatType.CANONICAL)
-                        .get();
-        Await.until(
-                "job " + job.id() + " finished after its savepoint",
-                TIMEOUT,
-                () -> job.client().getJobStatus().get() == JobStatus.FINISHED);
-        return path;
+        return job.stopWithSavepoint(savepoints, TIMEOUT);
     }
 
     /**

@@ -1,9 +1,11 @@
 package org.fraudpipe.job.testing;
 
+import java.nio.file.Path;
 import java.time.Duration;
 import org.apache.flink.api.common.JobID;
 import org.apache.flink.api.common.JobStatus;
 import org.apache.flink.core.execution.JobClient;
+import org.apache.flink.core.execution.SavepointFormatType;
 import org.apache.flink.runtime.checkpoint.CheckpointStatsStatus;
 import org.apache.flink.runtime.execution.ExecutionState;
 import org.apache.flink.runtime.executiongraph.AccessExecutionGraph;
@@ -94,6 +96,22 @@ public final class RunningJob {
             max = Math.max(max, v.getCurrentExecutionAttempt().getAttemptNumber());
         }
         return max;
+    }
+
+    /**
+     * Stops the job with a canonical savepoint into {@code directory} (no drain: windows stay
+     * open), waits until it finished, and returns the savepoint's path.
+     */
+    public String stopWithSavepoint(Path directory, Duration timeout) throws Exception {
+        String path =
+                client.stopWithSavepoint(
+                                false, directory.toUri().toString(), SavepointFormatType.CANONICAL)
+                        .get();
+        Await.until(
+                "job " + id() + " finished after its savepoint",
+                timeout,
+                () -> client.getJobStatus().get() == JobStatus.FINISHED);
+        return path;
     }
 
     /** Cancels the job and waits until it is gone. */
