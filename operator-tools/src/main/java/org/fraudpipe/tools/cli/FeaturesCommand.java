@@ -57,8 +57,7 @@ import picocli.CommandLine.Spec;
             "Example:",
             "  ./fraud simulate --users 500 --duration 1d --fraud-share 0.05 --out tx.jsonl",
             "  ./fraud features --transactions tx.jsonl --out features.jsonl",
-            "  ./fraud features --transactions tx.jsonl --out served.jsonl \\",
-            "      --semantics as-served --allowed-lateness 1m",
+            "  ./fraud features --transactions tx.jsonl --semantics as-served --out s.jsonl",
             "  ./fraud train --features features.jsonl --out model",
         })
 public final class FeaturesCommand implements Callable<Integer> {
