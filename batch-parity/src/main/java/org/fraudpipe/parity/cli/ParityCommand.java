@@ -12,6 +12,7 @@ import java.util.concurrent.Callable;
 import org.fraudpipe.job.cli.CommandLines;
 import org.fraudpipe.job.cli.DateConverter;
 import org.fraudpipe.job.cli.DurationConverter;
+import org.fraudpipe.job.cli.ProgressLine;
 import org.fraudpipe.job.config.JobOption;
 import org.fraudpipe.job.features.WindowAssignment;
 import org.fraudpipe.job.scoring.OnnxPaneScorer;
@@ -55,12 +56,12 @@ import picocli.CommandLine.Spec;
         },
         footer = {
             "",
-            "Examples: what ./fraud job archives by default (.fraud/archive); what a demo run"
-                    + " archived (RUN: the name of its run directory); the files of ./fraud replay"
-                    + " --output out (add --scores, --late and --dead-letters for every cause)."
-                    + " Each writes r/report.json and r/report.html.",
+            "Examples: a day of what ./fraud job archives (by default in .fraud/archive); every"
+                    + " window of the files of ./fraud replay --output out (add --scores, --late and"
+                    + " --dead-letters for every cause). Each writes r/report.json and r/report.html."
+                    + " A demo run archives in .fraud/demo/RUN/archive, with 1m windows: add"
+                    + " --window-size 1m.",
             "  ./fraud parity --date 2026-11-28 --archive .fraud/archive --report r",
-            "  ./fraud parity --date 2026-11-29 --archive .fraud/demo/RUN/archive --report r",
             "  ./fraud parity --transactions tx.jsonl --served out/features.jsonl --report r",
         })
 public final class ParityCommand implements Callable<Integer> {
@@ -238,10 +239,13 @@ public final class ParityCommand implements Callable<Integer> {
     public Integer call() {
         checkUsage(); // a usage error (exit code 2, picocli's handler) before anything is read
         PrintWriter err = spec.commandLine().getErr();
+        ProgressLine progress = ProgressLine.forCommand("parity");
         try {
             ParityRun run = plan();
-            ParityReport result = run.execute();
+            ParityReport result = run.execute(progress);
+            progress.stage("writing the report");
             Path html = ReportFiles.write(result, report);
+            progress.close();
             spec.commandLine()
                     .getOut()
                     .println(SummaryLine.of(result, run.periodLabel(), html.toString()));
@@ -250,12 +254,15 @@ public final class ParityCommand implements Callable<Integer> {
         } catch (CommandLine.ParameterException e) {
             throw e;
         } catch (ParityInputException | IllegalArgumentException e) {
+            progress.close();
             err.println("parity: " + e.getMessage());
             return EXIT_BAD_INPUT;
         } catch (Exception e) {
+            progress.close();
             err.println("parity: the check could not run: " + rootMessage(e));
             return EXIT_BAD_INPUT;
         } finally {
+            progress.close();
             err.flush();
         }
     }
