@@ -2,7 +2,10 @@ package org.fraudpipe.parity;
 
 import java.time.Duration;
 import org.apache.flink.api.common.RuntimeExecutionMode;
+import org.apache.flink.api.common.accumulators.LongCounter;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
+import org.apache.flink.api.common.functions.OpenContext;
+import org.apache.flink.api.common.functions.RichFilterFunction;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.api.java.tuple.Tuple2;
@@ -49,6 +52,9 @@ public final class ParityPipeline {
     private static final TypeInformation<Tuple2<String, Long>> WINDOW_KEY =
             new TupleTypeInfo<>(Types.STRING, Types.LONG);
 
+    /** Accumulator: the transactions the sources have read so far (every one, in period or not). */
+    public static final String TRANSACTIONS_READ = "parityTransactionsRead";
+
     private ParityPipeline() {}
 
     /**
@@ -77,10 +83,7 @@ public final class ParityPipeline {
 
         DataStream<ArchivedTransaction> transactions =
                 in.transactions()
-                        .filter(
-                                a ->
-                                        period.containsWindowStart(
-                                                windows.startOf(eventTime(a.getTransaction()))))
+                        .filter(new InPeriod(period, windows))
                         .name("transactions in period");
 
         DataStream<Transaction> withTimestamps =
@@ -182,5 +185,31 @@ public final class ParityPipeline {
 
     private static long eventTime(Transaction tx) {
         return tx.getEventTime().toEpochMilli();
+    }
+
+    /**
+     * The transactions whose window starts in the period; counts every transaction read in the
+     * accumulator {@value #TRANSACTIONS_READ} (the progress of {@code ./fraud parity}).
+     */
+    static final class InPeriod extends RichFilterFunction<ArchivedTransaction> {
+        private final ParityPeriod period;
+        private final WindowAssignment windows;
+        private transient LongCounter read;
+
+        InPeriod(ParityPeriod period, WindowAssignment windows) {
+            this.period = period;
+            this.windows = windows;
+        }
+
+        @Override
+        public void open(OpenContext context) {
+            read = getRuntimeContext().getLongCounter(TRANSACTIONS_READ);
+        }
+
+        @Override
+        public boolean filter(ArchivedTransaction a) {
+            read.add(1L);
+            return period.containsWindowStart(windows.startOf(eventTime(a.getTransaction())));
+        }
     }
 }

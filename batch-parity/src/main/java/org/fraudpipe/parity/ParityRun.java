@@ -2,13 +2,19 @@ package org.fraudpipe.parity;
 
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.LongSupplier;
 import org.apache.flink.api.common.RuntimeExecutionMode;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.ExecutionOptions;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.util.CloseableIterator;
+import org.fraudpipe.job.cli.JobCounters;
+import org.fraudpipe.job.cli.ProgressLine;
 import org.fraudpipe.job.scoring.OnnxPaneScorer;
+import org.fraudpipe.parity.input.InputCounts;
 import org.fraudpipe.parity.input.KafkaServed;
 import org.fraudpipe.parity.input.ParitySources;
 import org.fraudpipe.parity.input.PolicyResolver;
@@ -48,11 +54,34 @@ public record ParityRun(
 
     /** Runs the check and returns its report (not yet written). */
     public ParityReport execute() throws Exception {
+        return execute(ProgressLine.off());
+    }
+
+    /**
+     * {@link #execute()}, showing on {@code progress} the transactions read so far (the accumulator
+     * {@link ParityPipeline#TRANSACTIONS_READ}) against their total, counted from the input files
+     * meanwhile.
+     */
+    public ParityReport execute(ProgressLine progress) throws Exception {
         Configuration conf = new Configuration();
         conf.set(ExecutionOptions.RUNTIME_MODE, RuntimeExecutionMode.BATCH);
+        if (progress.isOn()) {
+            JobCounters.liveOn(conf);
+        }
         StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(conf);
         if (parallelism > 0) {
             env.setParallelism(parallelism);
+        }
+        if (progress.isOn()) {
+            StreamInput tx = inputs.get(ArchiveStream.TRANSACTIONS);
+            LongSupplier total =
+                    ProgressLine.countInBackground("transactions", () -> InputCounts.records(tx));
+            String stage = "checking " + periodLabel + ", transactions read";
+            new JobCounters(
+                            List.of(ParityPipeline.TRANSACTIONS_READ),
+                            read -> progress.stage(stage, read::read, total))
+                    .listenTo(env);
+            progress.stage("starting the batch job");
         }
         ModelMetadata model = scorer == null ? null : scorer.check();
         ParityStreams streams =
@@ -65,8 +94,16 @@ public record ParityRun(
         try (CloseableIterator<WindowVerdict> verdicts =
                 ParityPipeline.build(env, streams, policy.policy(), period, readEndMillis, scorer)
                         .executeAndCollect("fraud parity " + periodLabel)) {
+            AtomicLong judged = new AtomicLong();
             while (verdicts.hasNext()) {
                 report.add(verdicts.next());
+                if (judged.incrementAndGet() == 1 && progress.isOn()) {
+                    // BATCH: verdicts come once every transaction is read and sorted by window.
+                    progress.stage(
+                            "checking " + periodLabel + ", windows judged",
+                            judged::get,
+                            () -> ProgressLine.UNKNOWN);
+                }
             }
         }
         return report.build(describe(model), thresholds);

@@ -1,5 +1,6 @@
 package org.fraudpipe.tools;
 
+import org.fraudpipe.job.cli.CommandLines;
 import org.fraudpipe.job.cli.JobCommand;
 import org.fraudpipe.job.savepoint.migrate.SavepointCommand;
 import org.fraudpipe.parity.cli.ParityCommand;
@@ -28,10 +29,10 @@ import picocli.CommandLine.Command;
         subcommands = {KafkaCommand.class, SimulateCommand.class, TrainCommand.class})
 public final class FraudCli implements Runnable {
 
-    static final String ROOT = "./fraud";
+    static final String ROOT = CommandLines.ROOT;
 
     /** The exit code of a usage error, for every command. */
-    public static final int EXIT_USAGE = 2;
+    public static final int EXIT_USAGE = CommandLines.EXIT_USAGE;
 
     @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
@@ -52,23 +53,10 @@ public final class FraudCli implements Runnable {
         cl.addSubcommand("features", FeaturesCommand.commandLine());
         cl.addSubcommand("savepoint", SavepointCommand.commandLine());
         // picocli asks the command line that execute() runs on, this one, for the handler of every
-        // subcommand's usage errors: one place, one style.
-        cl.setParameterExceptionHandler(FraudCli::usageError);
+        // subcommand's usage errors: one place, one style (CommandLines, shared with the cluster
+        // jars' entry points and ./fraud bench). Footers: examples never wrapped.
+        CommandLines.install(cl);
         return cl.setCaseInsensitiveEnumValuesAllowed(true);
-    }
-
-    /**
-     * A usage error of any command, in two lines: what is wrong, and where the options are listed
-     * (not the whole help, which buries the message). Exit code 2.
-     */
-    static int usageError(CommandLine.ParameterException e, String[] args) {
-        CommandLine cmd = e.getCommandLine();
-        String name = cmd.getCommandSpec().qualifiedName(" ");
-        String sub = name.startsWith(ROOT + " ") ? name.substring(ROOT.length() + 1) : name;
-        cmd.getErr().println(sub + ": " + e.getMessage());
-        cmd.getErr().println("(" + name + " --help lists the options)");
-        cmd.getErr().flush();
-        return EXIT_USAGE;
     }
 
     @Override

@@ -223,6 +223,8 @@ public final class OnnxScorer implements AutoCloseable {
             throw new IllegalStateException(
                     "ONNX Runtime could not start: " + failure[0], failure[0]);
         }
+        // Its own shutdown hook would release it under a running session on Ctrl-C or SIGTERM.
+        OrtShutdown.keepEnvironmentUntilExit();
         return env[0];
     }
 

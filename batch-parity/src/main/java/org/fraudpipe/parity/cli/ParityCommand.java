@@ -4,10 +4,15 @@ import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.LocalDate;
+import java.util.ArrayList;
 import java.util.EnumMap;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
+import org.fraudpipe.job.cli.CommandLines;
+import org.fraudpipe.job.cli.DateConverter;
 import org.fraudpipe.job.cli.DurationConverter;
+import org.fraudpipe.job.cli.ProgressLine;
 import org.fraudpipe.job.config.JobOption;
 import org.fraudpipe.job.features.WindowAssignment;
 import org.fraudpipe.job.scoring.OnnxPaneScorer;
@@ -26,7 +31,6 @@ import org.fraudpipe.schemas.Topic;
 import org.fraudpipe.schemas.archive.ArchiveStream;
 import org.fraudpipe.scoring.DecisionThresholds;
 import picocli.CommandLine;
-import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -58,14 +62,14 @@ import picocli.CommandLine.Spec;
         },
         footer = {
             "",
-            "Examples:",
-            "  ./fraud parity --date 2026-11-28 --archive .fraud/archive --report reports/2026-11-28",
-            "  ./fraud parity --transactions tx.jsonl --served out/features.jsonl"
-                    + " --scores out/scores.jsonl --late out/late.jsonl"
-                    + " --dead-letters out/dead-letters.jsonl --report reports/replay",
-            "  ./fraud parity --date 2026-11-28 --archive .fraud/archive --served-from kafka"
-                    + " --bootstrap-servers localhost:9092 --schema-registry-url"
-                    + " http://localhost:8081 --report reports/2026-11-28",
+            "Examples: a day of what ./fraud job archives (by default in .fraud/archive); every"
+                    + " window of the files of ./fraud replay --output out (add --scores, --late and"
+                    + " --dead-letters for every cause). Each writes r/report.json and r/report.html."
+                    + " A demo run archives in .fraud/demo/RUN/archive, with 1m windows: add"
+                    + " --window-size 1m. Add --served-from kafka (with --bootstrap-servers and"
+                    + " --schema-registry-url) to judge what the compacted topics hold.",
+            "  ./fraud parity --date 2026-11-28 --archive .fraud/archive --report r",
+            "  ./fraud parity --transactions tx.jsonl --served out/features.jsonl --report r",
         })
 public final class ParityCommand implements Callable<Integer> {
 
@@ -75,36 +79,26 @@ public final class ParityCommand implements Callable<Integer> {
 
     @Spec CommandSpec spec;
 
-    /** Which days: one date, a range, or (explicit files only) every window of the input. */
-    static final class Days {
-        @Option(
-                names = "--date",
-                paramLabel = "YYYY-MM-DD",
-                description = "The UTC day to check: windows starting on it.")
-        LocalDate date;
+    @Option(
+            names = "--date",
+            paramLabel = DateConverter.FORM,
+            converter = DateConverter.class,
+            description = "The UTC day to check: windows starting on it.")
+    LocalDate date;
 
-        @ArgGroup(exclusive = false)
-        Range range;
-    }
+    @Option(
+            names = "--from",
+            paramLabel = DateConverter.FORM,
+            converter = DateConverter.class,
+            description = "First UTC day (inclusive), with --to.")
+    LocalDate from;
 
-    static final class Range {
-        @Option(
-                names = "--from",
-                paramLabel = "YYYY-MM-DD",
-                required = true,
-                description = "First UTC day (inclusive).")
-        LocalDate from;
-
-        @Option(
-                names = "--to",
-                paramLabel = "YYYY-MM-DD",
-                required = true,
-                description = "Last UTC day (inclusive).")
-        LocalDate to;
-    }
-
-    @ArgGroup(exclusive = true, multiplicity = "0..1")
-    Days days;
+    @Option(
+            names = "--to",
+            paramLabel = DateConverter.FORM,
+            converter = DateConverter.class,
+            description = "Last UTC day (inclusive), with --from.")
+    LocalDate to;
 
     @Option(
             names = "--archive",
@@ -152,11 +146,12 @@ public final class ParityCommand implements Callable<Integer> {
             description = "Dead letters (archive dead-letters/ or dead-letters.jsonl).")
     String deadLetters;
 
+    // Required, but checked in call() with the other required options: all missing ones are
+    // named in one message.
     @Option(
             names = "--report",
             paramLabel = "DIR",
-            required = true,
-            description = "Where report.json and report.html go (replaced on a rerun).")
+            description = "Required: where report.json and report.html go (replaced on a rerun).")
     Path report;
 
     @Option(
@@ -327,34 +322,85 @@ public final class ParityCommand implements Callable<Integer> {
 
     /** The configured command line, as the launcher runs it. */
     public static CommandLine commandLine() {
-        return new CommandLine(new ParityCommand()).setCaseInsensitiveEnumValuesAllowed(true);
+        return CommandLines.install(
+                new CommandLine(new ParityCommand()).setCaseInsensitiveEnumValuesAllowed(true));
     }
 
     @Override
     public Integer call() {
+        checkUsage(); // a usage error (exit code 2, picocli's handler) before anything is read
         PrintWriter err = spec.commandLine().getErr();
+        ProgressLine progress = ProgressLine.forCommand("parity");
         try {
             ParityRun run = plan();
-            ParityReport result = run.execute();
+            ParityReport result = run.execute(progress);
+            progress.stage("writing the report");
             Path html = ReportFiles.write(result, report);
+            progress.close();
             spec.commandLine()
                     .getOut()
                     .println(SummaryLine.of(result, run.periodLabel(), html.toString()));
             spec.commandLine().getOut().flush();
             return result.exitCode() == 0 ? EXIT_PASS : EXIT_SKEW;
+        } catch (CommandLine.ParameterException e) {
+            throw e;
         } catch (ParityInputException | IllegalArgumentException e) {
+            progress.close();
             err.println("parity: " + e.getMessage());
             return EXIT_BAD_INPUT;
         } catch (Exception e) {
+            progress.close();
             err.println("parity: the check could not run: " + rootMessage(e));
             return EXIT_BAD_INPUT;
         } finally {
+            progress.close();
             err.flush();
+        }
+    }
+
+    /**
+     * The combinations of options the check needs: every required option that is missing in one
+     * message, then conflicts.
+     */
+    void checkUsage() {
+        List<String> missing = new ArrayList<>();
+        if (report == null) {
+            missing.add("--report DIR");
+        }
+        if (archive == null) {
+            if (transactions == null && served == null) {
+                missing.add("--archive ROOT (or --transactions PATH with --served PATH)");
+            } else if (transactions == null) {
+                missing.add("--transactions PATH (with --served)");
+            } else if (served == null) {
+                missing.add("--served PATH (with --transactions)");
+            }
+        }
+        if (from != null && to == null) {
+            missing.add("--to " + DateConverter.FORM + " (with --from)");
+        } else if (to != null && from == null) {
+            missing.add("--from " + DateConverter.FORM + " (with --to)");
+        } else if (archive != null && date == null && from == null) {
+            missing.add(
+                    "--date " + DateConverter.FORM + " or --from/--to (which days of --archive)");
+        }
+        if (!missing.isEmpty()) {
+            throw CommandLines.missing(spec.commandLine(), missing);
+        }
+        if (archive != null && (transactions != null || served != null)) {
+            throw usage("give either --archive or --transactions/--served, not both");
+        }
+        if (date != null && from != null) {
+            throw usage("give either --date or --from/--to, not both");
+        }
+        if (from != null && to.isBefore(from)) {
+            throw usage("--to " + to + " is before --from " + from);
         }
     }
 
     /** Checks the options and resolves the inputs; nothing runs yet. */
     ParityRun plan() throws ParityInputException {
+        checkUsage();
         ParityPeriod period = period();
         if (archive != null && (transactions != null || served != null)) {
             throw usage("give either --archive or --transactions/--served, not both");
@@ -387,7 +433,8 @@ public final class ParityCommand implements Callable<Integer> {
             StreamInput tx = inputs.get(ArchiveStream.TRANSACTIONS);
             if (tx.format() == StreamInput.Format.JSON_LINES
                     && !java.nio.file.Files.isRegularFile(Path.of(transactions))) {
-                throw usage("--transactions in JSON Lines must be one file, got " + transactions);
+                throw new ParityInputException(
+                        "--transactions in JSON Lines must be one file, got " + transactions);
             }
         }
         OnnxPaneScorer.Factory scorer = null;
@@ -453,24 +500,21 @@ public final class ParityCommand implements Callable<Integer> {
     }
 
     private ParityPeriod period() {
-        if (days == null) {
-            return ParityPeriod.UNBOUNDED;
+        if (date != null) {
+            return ParityPeriod.days(date, date);
         }
-        if (days.date != null) {
-            return ParityPeriod.days(days.date, days.date);
-        }
-        return ParityPeriod.days(days.range.from, days.range.to);
+        return from != null ? ParityPeriod.days(from, to) : ParityPeriod.UNBOUNDED;
     }
 
     private String label() {
-        if (days == null) {
-            return "all windows";
+        if (date != null) {
+            return date.toString();
         }
-        return days.date != null ? days.date.toString() : days.range.from + ".." + days.range.to;
+        return from != null ? from + ".." + to : "all windows";
     }
 
-    private ParityInputException usage(String message) {
-        return new ParityInputException(message + " (./fraud parity --help)");
+    private CommandLine.ParameterException usage(String message) {
+        return new CommandLine.ParameterException(spec.commandLine(), message);
     }
 
     private static String rootMessage(Throwable e) {

@@ -25,6 +25,7 @@ import java.util.Set;
 import java.util.concurrent.Callable;
 import org.fraudpipe.bench.FinalFeatures.WindowId;
 import org.fraudpipe.bench.RunnerJvm.Kind;
+import org.fraudpipe.job.cli.CommandLines;
 import org.fraudpipe.job.cli.DurationConverter;
 import org.fraudpipe.job.topology.Uids;
 import org.fraudpipe.schemas.Topic;
@@ -59,7 +60,7 @@ import picocli.CommandLine.Option;
  * Everything it starts (broker, registry, runner JVMs) ends with it.
  */
 @Command(
-        name = "bench",
+        name = "./fraud bench",
         mixinStandardHelpOptions = true,
         sortOptions = false,
         description = {
@@ -82,6 +83,7 @@ public final class BenchCommand implements Callable<Integer> {
 
     @Option(
             names = "--suites",
+            paramLabel = "SUITE[,SUITE...]",
             split = ",",
             defaultValue = "throughput,burst,state",
             description =
@@ -90,6 +92,7 @@ public final class BenchCommand implements Callable<Integer> {
 
     @Option(
             names = "--systems",
+            paramLabel = "SYSTEM[,SYSTEM...]",
             split = ",",
             defaultValue = "ours-rocksdb,ours-rocksdb-archive,ours-hashmap,flink-sql,kafka-streams",
             description =
@@ -113,6 +116,7 @@ public final class BenchCommand implements Callable<Integer> {
 
     @Option(
             names = "--warm-up-runs",
+            paramLabel = "N",
             defaultValue = "1",
             description =
                     "Discarded runs of the first system before the measured throughput runs"
@@ -123,18 +127,21 @@ public final class BenchCommand implements Callable<Integer> {
 
     @Option(
             names = "--events",
+            paramLabel = "N",
             defaultValue = "2000000",
             description = "Input events of the throughput suite (default: ${DEFAULT-VALUE}).")
     long events;
 
     @Option(
             names = "--users",
+            paramLabel = "N",
             defaultValue = "50000",
             description = "Simulated card holders (default: ${DEFAULT-VALUE}).")
     int users;
 
     @Option(
             names = "--span",
+            paramLabel = "DURATION",
             defaultValue = "1d",
             converter = DurationConverter.class,
             description = "Event-time span of the simulated traffic (default: ${DEFAULT-VALUE}).")
@@ -142,18 +149,21 @@ public final class BenchCommand implements Callable<Integer> {
 
     @Option(
             names = "--seed",
+            paramLabel = "S",
             defaultValue = "8",
             description = "Seed of the generated data (default: ${DEFAULT-VALUE}).")
     long seed;
 
     @Option(
             names = "--partitions",
+            paramLabel = "N",
             defaultValue = "2",
             description = "Partitions of every topic (default: ${DEFAULT-VALUE}).")
     int partitions;
 
     @Option(
             names = "--parallelism",
+            paramLabel = "N",
             defaultValue = "2",
             description =
                     "Flink parallelism and Kafka Streams threads of every system (default:"
@@ -162,6 +172,7 @@ public final class BenchCommand implements Callable<Integer> {
 
     @Option(
             names = "--checkpoint-interval",
+            paramLabel = "DURATION",
             defaultValue = "10s",
             converter = DurationConverter.class,
             description =
@@ -171,6 +182,7 @@ public final class BenchCommand implements Callable<Integer> {
 
     @Option(
             names = "--burst-users",
+            paramLabel = "N[,N...]",
             split = ",",
             defaultValue = "10000,100000",
             description = "Active users of each burst run (default: ${DEFAULT-VALUE}).")
@@ -178,6 +190,7 @@ public final class BenchCommand implements Callable<Integer> {
 
     @Option(
             names = "--burst-warm-up-windows",
+            paramLabel = "N",
             defaultValue = "4",
             description =
                     "Windows every burst user has a transaction in before the measured one, each"
@@ -187,6 +200,7 @@ public final class BenchCommand implements Callable<Integer> {
 
     @Option(
             names = "--burst-runs",
+            paramLabel = "N",
             defaultValue = "3",
             description =
                     "Runs of the job over each burst input; the median is the figure (default:"
@@ -195,12 +209,14 @@ public final class BenchCommand implements Callable<Integer> {
 
     @Option(
             names = "--state-users",
+            paramLabel = "N",
             defaultValue = "20000",
             description = "Active users of the state runs (default: ${DEFAULT-VALUE}).")
     int stateUsers;
 
     @Option(
             names = "--state-lateness",
+            paramLabel = "N[,N...]",
             split = ",",
             defaultValue = "0,1,3,6",
             description =
@@ -209,6 +225,7 @@ public final class BenchCommand implements Callable<Integer> {
 
     @Option(
             names = "--state-tx-per-window",
+            paramLabel = "N",
             defaultValue = "2",
             description =
                     "Transactions per user and window in the state runs (default: ${DEFAULT-VALUE}).")
@@ -216,12 +233,14 @@ public final class BenchCommand implements Callable<Integer> {
 
     @Option(
             names = "--runner-heap",
+            paramLabel = "SIZE",
             defaultValue = "2g",
             description = "-Xms/-Xmx of every system's JVM (default: ${DEFAULT-VALUE}).")
     String runnerHeap;
 
     @Option(
             names = "--broker-heap",
+            paramLabel = "SIZE",
             defaultValue = "1g",
             description = "-Xmx of the broker JVM (default: ${DEFAULT-VALUE}).")
     String brokerHeap;
@@ -233,12 +252,14 @@ public final class BenchCommand implements Callable<Integer> {
 
     @Option(
             names = "--jmh-options",
+            paramLabel = "OPTIONS",
             defaultValue = "-wi 2 -i 3 -f 1 -w 5s -r 5s",
             description = "JMH options (default: ${DEFAULT-VALUE}).")
     String jmhOptions;
 
     @Option(
             names = "--run-timeout",
+            paramLabel = "DURATION",
             defaultValue = "45m",
             converter = DurationConverter.class,
             description = "Longest one system's run may take (default: ${DEFAULT-VALUE}).")
@@ -246,6 +267,7 @@ public final class BenchCommand implements Callable<Integer> {
 
     @Option(
             names = "--work-dir",
+            paramLabel = "DIR",
             defaultValue = "target/bench",
             description =
                     "Where runs keep data, logs and results (relative: under the project root;"
@@ -254,6 +276,7 @@ public final class BenchCommand implements Callable<Integer> {
 
     @Option(
             names = "--out",
+            paramLabel = "FILE",
             description =
                     "Also write the results JSON here (e.g. docs/bench-results.json; relative:"
                             + " under the project root).")
@@ -272,7 +295,12 @@ public final class BenchCommand implements Callable<Integer> {
     private final PrintStream log = System.out;
 
     public static void main(String[] args) {
-        System.exit(new CommandLine(new BenchCommand()).execute(args));
+        System.exit(commandLine().execute(args));
+    }
+
+    /** The command line of {@code ./fraud bench}, with ./fraud's usage errors and footers. */
+    static CommandLine commandLine() {
+        return CommandLines.install(new CommandLine(new BenchCommand()));
     }
 
     /** A named variant: a base system plus runner options. */

@@ -160,6 +160,27 @@ final class BenchKafka implements AutoCloseable {
         return n;
     }
 
+    /**
+     * The offsets {@code group} has committed on {@code topic}, summed over its partitions: how far
+     * a system under benchmark has read its input (Flink commits them at checkpoints, Kafka Streams
+     * at its commit interval); -1 while it has committed none.
+     */
+    long committedOffsets(String group, String topic) throws Exception {
+        long sum = 0;
+        boolean found = false;
+        for (var e :
+                admin.listConsumerGroupOffsets(group)
+                        .partitionsToOffsetAndMetadata()
+                        .get(2, TimeUnit.SECONDS)
+                        .entrySet()) {
+            if (e.getKey().topic().equals(topic) && e.getValue() != null) {
+                sum += e.getValue().offset();
+                found = true;
+            }
+        }
+        return found ? sum : -1;
+    }
+
     Path dataDir() {
         return dataDir;
     }

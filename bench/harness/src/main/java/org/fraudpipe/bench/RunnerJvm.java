@@ -13,6 +13,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.fraudpipe.bench.probe.ParentWatch;
+import org.fraudpipe.job.cli.ProgressLine;
 
 /**
  * Starts one system under benchmark in a JVM of its own and waits for it: the job ({@code
@@ -112,7 +113,10 @@ final class RunnerJvm {
         Thread killer = new Thread(() -> destroy(process.toHandle()));
         Runtime.getRuntime().addShutdownHook(killer);
         boolean exited;
-        try {
+        try (ProgressLine progress = ProgressLine.forCommand("bench")) {
+            if (progress.isOn()) {
+                showProgress(progress, kind, args, runDir, kafka);
+            }
             exited = process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS);
             if (!exited) {
                 destroy(process.toHandle());
@@ -152,6 +156,46 @@ final class RunnerJvm {
                             + tail(runDir.resolve("stdout.log"), 30));
         }
         return result;
+    }
+
+    /**
+     * On a terminal: the run, how far its system has read the input (its consumer group's committed
+     * offsets) of the records expected, the rate and the time left.
+     */
+    private static void showProgress(
+            ProgressLine progress, Kind kind, List<String> args, Path runDir, BenchKafka kafka) {
+        String group = argument(args, "--group-id", "--application-id");
+        String topic = argument(args, "--topic.transactions", "--input-topic");
+        String expected = argument(args, "--expect-records");
+        long total = expected == null ? ProgressLine.UNKNOWN : Long.parseLong(expected);
+        progress.stage(
+                runDir.getFileName() + " (" + kind.name().toLowerCase(java.util.Locale.ROOT) + ")",
+                () -> {
+                    if (group == null || topic == null) {
+                        return ProgressLine.UNKNOWN;
+                    }
+                    try {
+                        return kafka.committedOffsets(group, topic);
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                        return ProgressLine.UNKNOWN;
+                    } catch (Exception notYet) {
+                        return ProgressLine.UNKNOWN;
+                    }
+                },
+                () -> total);
+    }
+
+    /** The value after the first of {@code names} in {@code args}, or null. */
+    static String argument(List<String> args, String... names) {
+        for (int i = 0; i + 1 < args.size(); i++) {
+            for (String name : names) {
+                if (args.get(i).equals(name)) {
+                    return args.get(i + 1);
+                }
+            }
+        }
+        return null;
     }
 
     private String classpath(Kind kind) {

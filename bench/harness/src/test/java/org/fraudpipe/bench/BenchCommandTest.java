@@ -17,7 +17,7 @@ class BenchCommandTest {
 
     private static Outcome run(String... args) {
         StringWriter err = new StringWriter();
-        CommandLine cl = new CommandLine(new BenchCommand());
+        CommandLine cl = BenchCommand.commandLine();
         cl.setErr(new PrintWriter(err));
         cl.setOut(new PrintWriter(new StringWriter()));
         int code = cl.execute(args);
@@ -49,6 +49,46 @@ class BenchCommandTest {
     void anUnknownSuiteIsRefused() {
         Outcome o = run("--suites", "latency");
         assertThat(o.exitCode()).isEqualTo(2);
-        assertThat(o.err()).contains("unknown suite 'latency'");
+        assertThat(o.err().lines().toList())
+                .as("one line and where the options are, as every ./fraud command")
+                .containsExactly(
+                        "bench: --suites: unknown suite 'latency'",
+                        "(./fraud bench --help lists the options)");
+    }
+
+    @Test
+    void aBadDurationIsOneLineNotTheWholeHelp() {
+        Outcome o = run("--span", "a day");
+        assertThat(o.exitCode()).isEqualTo(2);
+        assertThat(o.err().lines().toList()).hasSize(2);
+        assertThat(o.err()).startsWith("bench: Invalid value for option '--span': 'a day'");
+    }
+
+    @Test
+    void theHelpSaysFraudBenchAndWhatEachValueIs() {
+        CommandLine cl = BenchCommand.commandLine();
+        StringWriter help = new StringWriter();
+        cl.usage(new PrintWriter(help, true));
+        assertThat(help.toString()).startsWith("Usage: ./fraud bench ");
+        for (CommandLine.Model.OptionSpec o : cl.getCommandSpec().options()) {
+            if (o.arity().max() > 0) {
+                assertThat(o.paramLabel()).as(o.longestName()).doesNotStartWith("<");
+            }
+            if (o.type() == java.time.Duration.class) {
+                assertThat(o.paramLabel()).as(o.longestName()).isEqualTo("DURATION");
+            }
+        }
+    }
+
+    @Test
+    void theProgressOfARunReadsItsConsumerGroupAndInputFromItsArguments() {
+        java.util.List<String> args =
+                java.util.List.of(
+                        "--input-topic", "in", "--group-id", "g", "--expect-records", "9");
+        assertThat(RunnerJvm.argument(args, "--group-id", "--application-id")).isEqualTo("g");
+        assertThat(RunnerJvm.argument(args, "--topic.transactions", "--input-topic"))
+                .isEqualTo("in");
+        assertThat(RunnerJvm.argument(args, "--expect-records")).isEqualTo("9");
+        assertThat(RunnerJvm.argument(args, "--nothing")).isNull();
     }
 }

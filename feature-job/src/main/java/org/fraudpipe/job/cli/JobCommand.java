@@ -1,5 +1,7 @@
 package org.fraudpipe.job.cli;
 
+import java.io.PrintWriter;
+import java.io.UncheckedIOException;
 import java.util.concurrent.Callable;
 import org.fraudpipe.job.KafkaFeatureJob;
 import org.fraudpipe.job.config.JobConfig;
@@ -33,13 +35,29 @@ public final class JobCommand implements Callable<Integer> {
     public static CommandLine commandLine() {
         CommandLine cl = new CommandLine(new JobCommand());
         JobOptions.addTo(cl.getCommandSpec());
-        return cl;
+        return CommandLines.install(cl);
     }
 
     @Override
     public Integer call() throws Exception {
-        JobConfig config = JobOptions.read(spec.commandLine().getParseResult());
-        KafkaFeatureJob job = KafkaFeatureJob.prepare(config);
+        JobConfig config;
+        try {
+            config = JobOptions.read(spec.commandLine().getParseResult());
+        } catch (IllegalArgumentException | UncheckedIOException e) {
+            // A bad value or an unreadable --config: a usage error, in one line (exit code 2).
+            throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage(), e);
+        }
+        KafkaFeatureJob job;
+        try {
+            job = KafkaFeatureJob.prepare(config);
+        } catch (IllegalArgumentException | IllegalStateException e) {
+            // What the start-up checks found (model, archive, Kafka, registry): their messages
+            // name the problem and the fix; a stack trace would only bury them.
+            PrintWriter err = spec.commandLine().getErr();
+            err.println("job: cannot start: " + e.getMessage());
+            err.flush();
+            return 1;
+        }
         System.out.println(job.describe());
         job.execute();
         return 0;

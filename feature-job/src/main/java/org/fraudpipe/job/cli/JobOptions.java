@@ -77,13 +77,14 @@ public final class JobOptions {
             String note = notes.get(option);
             spec.addOption(
                     OptionSpec.builder(names)
-                            .paramLabel("VALUE")
+                            .paramLabel(option.label().text())
                             .type(String.class)
                             .description(
                                     option.description()
                                             + (note == null ? "" : " " + note)
                                             + " (default: "
-                                            + defaults.getOrDefault(option, option.defaultValue())
+                                            + defaults.getOrDefault(
+                                                    option, option.defaultDescription())
                                             + ")")
                             .build());
         }

@@ -8,24 +8,28 @@ package org.fraudpipe.job.config;
  */
 public enum JobOption {
     // Event time and windows
-    WINDOW_SIZE("window-size", "10m", "Tumbling event-time window size."),
+    WINDOW_SIZE("window-size", Label.DURATION, "10m", "Tumbling event-time window size."),
     OUT_OF_ORDERNESS(
             "out-of-orderness",
+            Label.DURATION,
             "5s",
             "Watermark bound: the watermark trails the largest event time seen by this much. Records"
                     + " behind the watermark whose window is still open are still counted."),
     IDLENESS(
             "idleness",
+            Label.DURATION,
             "1m",
             "A source partition without records for this long stops holding the watermark back."),
     ALLOWED_LATENESS(
             "allowed-lateness",
+            Label.DURATION,
             "2m",
             "How long after its end a window still accepts records and re-fires a corrected result."
                     + " Records later than that go to the late topic. State per user grows with"
                     + " allowed-lateness / window-size + 1 live windows."),
     FUTURE_TOLERANCE(
             "future-tolerance",
+            Label.DURATION,
             "5m",
             "Records whose event time is beyond their arrival (the Kafka record timestamp:"
                     + " the broker's append time on a LogAppendTime topic) plus this are"
@@ -34,45 +38,60 @@ public enum JobOption {
     // Scoring
     MODEL(
             "model",
+            Label.FILE,
             "",
             "ONNX model file scoring every pane; empty: the default model shipped in the scoring"
                     + " jar. Checked at start-up against the feature layout."),
     REVIEW_THRESHOLD(
-            "review-threshold", "0.5", "Score at or above which a window's decision is REVIEW."),
+            "review-threshold",
+            Label.SCORE,
+            "0.5",
+            "Score at or above which a window's decision is REVIEW."),
     BLOCK_THRESHOLD(
             "block-threshold",
+            Label.SCORE,
             "0.9",
             "Score at or above which a window's decision is BLOCK (at least the review threshold)."),
     SCORING_BATCH_SIZE(
             "scoring-batch-size",
+            Label.COUNT,
             "512",
             "Most panes scored in one model call; a window-close burst is scored in such batches."),
     SCORING_MAX_DELAY(
             "scoring-max-delay",
+            Label.DURATION,
             "100ms",
             "Longest a pane waits for its batch between watermarks (late re-fires); bursts are"
                     + " flushed at the watermark, and everything before each checkpoint."),
 
     // State and checkpoints
-    STATE_BACKEND("state-backend", "rocksdb", "rocksdb (incremental checkpoints) or hashmap."),
+    STATE_BACKEND(
+            "state-backend",
+            Label.STATE_BACKEND,
+            "rocksdb",
+            "rocksdb (incremental checkpoints) or hashmap."),
     CHECKPOINT_INTERVAL(
             "checkpoint-interval",
+            Label.DURATION,
             "10s",
             "Exactly-once checkpoint interval; Kafka output becomes visible to read_committed readers"
                     + " at each checkpoint."),
     CHECKPOINT_DIR(
             "checkpoint-dir",
+            Label.URI,
             "file:///tmp/fraudpipe/checkpoints",
             "Durable checkpoint directory (a URI: file://, s3://, hdfs://)."),
-    PARALLELISM("parallelism", "2", "Parallelism of the job's operators."),
+    PARALLELISM("parallelism", Label.COUNT, "2", "Parallelism of the job's operators."),
     MAX_PARALLELISM(
             "max-parallelism",
+            Label.COUNT,
             "128",
             "Key groups; fixed for the life of the job's state (savepoints depend on it)."),
 
     // Archive
     ARCHIVE_DIR(
             "archive-dir",
+            Label.ARCHIVE,
             ".fraud/archive",
             "Where the job archives every valid transaction it receives and every feature, score,"
                     + " late record and dead letter it writes (Avro files in hour partitions,"
@@ -82,39 +101,78 @@ public enum JobOption {
                     + " cannot run). On a cluster: a file system every TaskManager shares."),
 
     // Kafka
-    BOOTSTRAP_SERVERS("bootstrap-servers", "localhost:9092", "Kafka bootstrap servers."),
+    BOOTSTRAP_SERVERS(
+            "bootstrap-servers", Label.SERVERS, "localhost:9092", "Kafka bootstrap servers."),
     SCHEMA_REGISTRY_URL(
             "schema-registry-url",
+            Label.URL,
             "http://localhost:8081",
             "Confluent-compatible schema registry (http(s)://...; `./fraud kafka start` runs one"
                     + " on localhost:8081), or mock://SCOPE for an in-process registry shared by"
                     + " everything in one JVM (tests)."),
-    GROUP_ID("group-id", "fraudpipe-feature-job", "Kafka consumer group of the source."),
+    GROUP_ID(
+            "group-id", Label.NAME, "fraudpipe-feature-job", "Kafka consumer group of the source."),
     STARTING_OFFSETS(
             "starting-offsets",
+            Label.OFFSETS,
             "committed-or-earliest",
             "Where a job without a checkpoint starts: committed-or-earliest, earliest or latest."),
     TRANSACTIONAL_ID_PREFIX(
             "transactional-id-prefix",
+            Label.PREFIX,
             "fraudpipe-feature-job",
             "Prefix of the exactly-once sinks' Kafka transactional ids; unique per job on a cluster."),
     TRANSACTION_TIMEOUT(
             "transaction-timeout",
+            Label.DURATION,
             "10m",
             "Kafka transaction.timeout.ms of the exactly-once sinks. Must not exceed the brokers'"
                     + " transaction.max.timeout.ms and must outlast a checkpoint plus a restart."),
     BROKER_TRANSACTION_MAX_TIMEOUT(
             "broker-transaction-max-timeout",
+            Label.DURATION,
             "15m",
             "The brokers' transaction.max.timeout.ms (Kafka's default is 15m); checked at start-up."),
     ;
 
+    /** What an option's value is, as the help shows it ({@code --window-size=DURATION}). */
+    public enum Label {
+        DURATION("DURATION"),
+        FILE("FILE"),
+        SCORE("SCORE"),
+        COUNT("N"),
+        STATE_BACKEND("rocksdb|hashmap"),
+        URI("URI"),
+        ARCHIVE("DIR|URI|none"),
+        SERVERS("HOST:PORT[,...]"),
+        URL("URL"),
+        NAME("NAME"),
+        OFFSETS("POSITION"),
+        PREFIX("PREFIX");
+
+        private final String text;
+
+        Label(String text) {
+            this.text = text;
+        }
+
+        /** The parameter label of the help, e.g. {@code DURATION}. */
+        public String text() {
+            return text;
+        }
+    }
+
+    /** How the help shows an empty default of {@link #MODEL}: what it means. */
+    public static final String DEFAULT_MODEL = "the shipped default model";
+
     private final String key;
+    private final Label label;
     private final String defaultValue;
     private final String description;
 
-    JobOption(String key, String defaultValue, String description) {
+    JobOption(String key, Label label, String defaultValue, String description) {
         this.key = key;
+        this.label = label;
         this.defaultValue = defaultValue;
         this.description = description;
     }
@@ -130,6 +188,19 @@ public enum JobOption {
 
     public String defaultValue() {
         return defaultValue;
+    }
+
+    /** What the option's value is: the help's parameter label. */
+    public Label label() {
+        return label;
+    }
+
+    /**
+     * The default as the help shows it: the value, or what an empty one means ({@link #MODEL}: the
+     * shipped default model).
+     */
+    public String defaultDescription() {
+        return defaultValue.isEmpty() && this == MODEL ? DEFAULT_MODEL : defaultValue;
     }
 
     public String description() {

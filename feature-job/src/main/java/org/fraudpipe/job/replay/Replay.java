@@ -9,6 +9,7 @@ import java.util.Comparator;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.LongSupplier;
 import java.util.stream.Stream;
 import org.apache.avro.specific.SpecificRecordBase;
 import org.apache.flink.api.common.JobExecutionResult;
@@ -19,6 +20,8 @@ import org.apache.flink.configuration.StateBackendOptions;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.fraudpipe.job.archive.ArchivePolicy;
 import org.fraudpipe.job.archive.FileArchive;
+import org.fraudpipe.job.cli.JobCounters;
+import org.fraudpipe.job.cli.ProgressLine;
 import org.fraudpipe.job.ingest.IngestRouter;
 import org.fraudpipe.job.topology.FeatureJobTopology;
 import org.fraudpipe.schemas.avro.Decision;
@@ -79,14 +82,35 @@ public final class Replay {
      * @throws Exception if the job fails (nothing is written then) or the files cannot be written
      */
     public static ReplaySummary run(ReplayConfig config) throws Exception {
+        return run(config, ProgressLine.off());
+    }
+
+    /**
+     * {@link #run(ReplayConfig)}, showing its stages and the records read on {@code progress} (the
+     * job's {@code fraudRecordsIn}, against the input's line count).
+     */
+    public static ReplaySummary run(ReplayConfig config, ProgressLine progress) throws Exception {
         long began = System.nanoTime();
         Path output = config.output();
         Files.createDirectories(output);
         config.scoring().scorer().validate();
+        Configuration conf = flinkConfiguration(config);
+        if (progress.isOn()) {
+            JobCounters.liveOn(conf);
+        }
         try (Staging staging = new Staging(Files.createTempDirectory(output, STAGING_PREFIX));
                 StreamExecutionEnvironment env =
-                        StreamExecutionEnvironment.createLocalEnvironment(
-                                flinkConfiguration(config))) {
+                        StreamExecutionEnvironment.createLocalEnvironment(conf)) {
+            if (progress.isOn()) {
+                LongSupplier lines =
+                        ProgressLine.countInBackground(
+                                "lines", () -> ProgressLine.lines(config.input()));
+                String replaying = "replaying " + config.input().getFileName();
+                new JobCounters(
+                                List.of(IngestRouter.RECORDS_IN),
+                                read -> progress.stage(replaying, read::read, lines))
+                        .listenTo(env);
+            }
             FeatureJobTopology.build(
                     env,
                     new ReplaySource(
@@ -97,8 +121,10 @@ public final class Replay {
                     config.archive() == null
                             ? null
                             : FileArchive.forReplay(config.archive(), config.policy()));
+            progress.stage("starting a local Flink cluster");
             JobExecutionResult result =
                     env.execute(JOB_NAME + " of " + config.input().getFileName());
+            progress.stage("writing the output files");
             return writeOutputs(config, staging.dir(), result, began);
         }
     }

@@ -2,10 +2,11 @@ package org.fraudpipe.job.testing;
 
 import java.io.PrintWriter;
 import java.io.StringWriter;
-import java.util.Arrays;
+import org.fraudpipe.job.cli.CommandLines;
 import org.fraudpipe.job.cli.JobCommand;
 import org.fraudpipe.job.savepoint.migrate.SavepointCommand;
 import picocli.CommandLine;
+import picocli.CommandLine.Model.CommandSpec;
 
 /** Runs commands in the test's JVM, as the launcher runs them, capturing their output. */
 public final class Cli {
@@ -28,7 +29,11 @@ public final class Cli {
                             throw new IllegalArgumentException(
                                     "not a feature-job command: " + args[0]);
                 };
-        return run(cli, Arrays.copyOfRange(args, 1, args.length));
+        // Under a root named like the launcher, with its usage error handler, as FraudCli has it.
+        CommandLine root = new CommandLine(CommandSpec.create().name(CommandLines.ROOT));
+        root.addSubcommand(args[0], cli);
+        CommandLines.install(root);
+        return run(root, args);
     }
 
     /** Executes {@code cli} with {@code args}, capturing what it prints. */

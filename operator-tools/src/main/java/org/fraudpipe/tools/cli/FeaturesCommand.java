@@ -8,6 +8,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import org.fraudpipe.job.cli.JobOptions;
+import org.fraudpipe.job.cli.ProgressLine;
 import org.fraudpipe.job.config.Durations;
 import org.fraudpipe.job.config.JobConfig;
 import org.fraudpipe.job.config.JobOption;
@@ -57,8 +58,7 @@ import picocli.CommandLine.Spec;
             "Example:",
             "  ./fraud simulate --users 500 --duration 1d --fraud-share 0.05 --out tx.jsonl",
             "  ./fraud features --transactions tx.jsonl --out features.jsonl",
-            "  ./fraud features --transactions tx.jsonl --out served.jsonl \\",
-            "      --semantics as-served --allowed-lateness 1m",
+            "  ./fraud features --transactions tx.jsonl --semantics as-served --out s.jsonl",
             "  ./fraud train --features features.jsonl --out model",
         })
 public final class FeaturesCommand implements Callable<Integer> {
@@ -76,6 +76,9 @@ public final class FeaturesCommand implements Callable<Integer> {
             List.of(JobOption.ALLOWED_LATENESS, JobOption.OUT_OF_ORDERNESS);
 
     @Spec CommandSpec spec;
+
+    /** Stages and lines read, on a terminal only (created when the command runs). */
+    private ProgressLine progress = ProgressLine.off();
 
     @Option(
             names = "--transactions",
@@ -128,13 +131,17 @@ public final class FeaturesCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         JobConfig job = config();
         Path labelsPath = labelsPath();
+        progress = ProgressLine.forCommand("features");
         try {
             return switch (semantics) {
                 case IDEAL -> ideal(job, labelsPath);
                 case AS_SERVED -> asServed(job, labelsPath);
             };
         } catch (IllegalArgumentException e) {
+            progress.close();
             return fail(e.getMessage());
+        } finally {
+            progress.close();
         }
     }
 
@@ -189,8 +196,10 @@ public final class FeaturesCommand implements Callable<Integer> {
     private int ideal(JobConfig job, Path labelsPath) throws Exception {
         TrainingFeatureExport.Result result =
                 new TrainingFeatureExport(job.windowSize(), job.futureTolerance())
-                        .compute(transactions, labelsPath);
+                        .compute(transactions, labelsPath, progress);
+        progress.stage("writing " + out.getFileName());
         TrainingFeatureExport.write(result.windows(), out);
+        progress.close();
         TrainingFeatureExport.Summary s = result.summary();
         PrintWriter stdout = spec.commandLine().getOut();
         wrote(stdout, s.windows(), s.users(), s.fraudulentWindows(), job);
@@ -211,13 +220,18 @@ public final class FeaturesCommand implements Callable<Integer> {
         AsServedFeatureExport.Result result;
         Path work = out.toAbsolutePath().getParent();
         try {
-            result = new AsServedFeatureExport(job).compute(transactions, labelsPath, work);
+            result =
+                    new AsServedFeatureExport(job)
+                            .compute(transactions, labelsPath, work, progress);
         } catch (IllegalArgumentException e) {
             throw e; // the labels do not match: reported by call()
         } catch (Exception e) {
+            progress.close();
             return fail("as-served features of " + transactions + " failed: " + rootMessage(e));
         }
+        progress.stage("writing " + out.getFileName());
         TrainingFeatureExport.write(result.windows(), out);
+        progress.close();
         AsServedFeatureExport.Summary s = result.summary();
         TrainingFeatureExport.Summary ideal = s.ideal();
         PrintWriter stdout = spec.commandLine().getOut();

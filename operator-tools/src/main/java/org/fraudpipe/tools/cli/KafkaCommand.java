@@ -18,7 +18,10 @@ import org.fraudpipe.local.LocalKafkaBroker;
 import org.fraudpipe.local.LocalSchemaRegistry;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
 
 /** {@code ./fraud kafka start|stop|status}: the local Kafka broker as a background service. */
 @Command(
@@ -71,10 +74,13 @@ public final class KafkaCommand implements Runnable {
                             + " (features and scores compacted). Prints bootstrap.servers and"
                             + " schema.registry.url.")
     static final class Start implements Callable<Integer> {
+        @Spec CommandSpec spec;
+
         @Mixin DataDir dataDir;
 
         @Option(
                 names = "--port",
+                paramLabel = "PORT",
                 defaultValue = "9092",
                 description =
                         "Client listener port on localhost; 0 picks a free one (default: ${DEFAULT-VALUE}).")
@@ -82,6 +88,7 @@ public final class KafkaCommand implements Runnable {
 
         @Option(
                 names = "--controller-port",
+                paramLabel = "PORT",
                 defaultValue = "9093",
                 description =
                         "KRaft controller port on localhost; 0 picks a free one (default: ${DEFAULT-VALUE}).")
@@ -89,6 +96,7 @@ public final class KafkaCommand implements Runnable {
 
         @Option(
                 names = "--registry-port",
+                paramLabel = "PORT",
                 defaultValue = "8081",
                 description =
                         "Schema registry port on localhost; 0 picks a free one (default: ${DEFAULT-VALUE}).")
@@ -96,6 +104,7 @@ public final class KafkaCommand implements Runnable {
 
         @Option(
                 names = "--partitions",
+                paramLabel = "N",
                 defaultValue = "3",
                 description =
                         "Partitions of each project topic created (default: ${DEFAULT-VALUE}).")
@@ -103,6 +112,7 @@ public final class KafkaCommand implements Runnable {
 
         @Option(
                 names = "--timeout",
+                paramLabel = "DURATION",
                 defaultValue = "90s",
                 converter = DurationConverter.class,
                 description =
@@ -111,6 +121,7 @@ public final class KafkaCommand implements Runnable {
 
         @Option(
                 names = "--max-heap",
+                paramLabel = "SIZE",
                 defaultValue = "512m",
                 description = "The broker JVM's -Xmx (default: ${DEFAULT-VALUE}).")
         String maxHeap;
@@ -118,8 +129,8 @@ public final class KafkaCommand implements Runnable {
         @Override
         public Integer call() {
             if (partitions < 1) {
-                throw new IllegalArgumentException(
-                        "--partitions must be at least 1, was " + partitions);
+                throw new ParameterException(
+                        spec.commandLine(), "--partitions must be at least 1, was " + partitions);
             }
             Path dir = dataDir.resolve();
             Optional<BrokerState> running = LocalKafkaBroker.running(dir);
@@ -199,6 +210,7 @@ public final class KafkaCommand implements Runnable {
 
         @Option(
                 names = "--grace",
+                paramLabel = "DURATION",
                 defaultValue = "30s",
                 converter = DurationConverter.class,
                 description = "Time allowed for a clean shutdown (default: ${DEFAULT-VALUE}).")

@@ -11,6 +11,7 @@ import java.util.concurrent.Callable;
 import org.apache.flink.core.fs.FileSystem;
 import org.fraudpipe.job.archive.FileArchive;
 import org.fraudpipe.job.cli.JobOptions;
+import org.fraudpipe.job.cli.ProgressLine;
 import org.fraudpipe.job.config.DirectoryUris;
 import org.fraudpipe.job.config.JobConfig;
 import org.fraudpipe.job.config.JobOption;
@@ -131,8 +132,8 @@ public final class ReplayCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         ReplayConfig config = config();
         ReplaySummary summary;
-        try {
-            summary = Replay.run(config);
+        try (ProgressLine progress = ProgressLine.forCommand("replay")) {
+            summary = Replay.run(config, progress);
         } catch (Exception e) {
             PrintWriter err = spec.commandLine().getErr();
             err.println("replay of " + input + " failed: " + rootMessage(e));

@@ -86,7 +86,7 @@ public class SimulateCommand implements Callable<Integer> {
 
     @Option(
             names = "--duration",
-            paramLabel = "D",
+            paramLabel = "DURATION",
             defaultValue = "1h",
             converter = DurationConverter.class,
             description =

@@ -7,6 +7,7 @@ import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import java.util.Locale;
 import java.util.concurrent.Callable;
+import org.fraudpipe.job.cli.CommandLines;
 import org.fraudpipe.job.cli.DurationConverter;
 import org.fraudpipe.job.config.JobConfig;
 import picocli.CommandLine;
@@ -39,16 +40,19 @@ import picocli.CommandLine.Spec;
                     + " on Ctrl-C too.",
             "The traffic is the last (duration x speedup) of event time before now, so event times"
                     + " never run ahead of the wall clock.",
+            "About three minutes with the defaults; the first ./fraud command also builds the"
+                    + " project (README, Quick start).",
             "Exit codes: 0 parity within thresholds, 1 parity over a threshold, 2 bad usage, 3 the"
-                    + " demo failed.",
+                    + " demo failed; 130 on Ctrl-C, 143 on kill (SIGTERM): both stop everything"
+                    + " (the job is cancelled, no parity run).",
         },
         footer = {
             "",
             "Examples:",
             "  ./fraud demo",
             "  ./fraud demo --users 50 --duration 30s --speedup 120",
-            "  ./fraud demo --allowed-lateness 0s          # every late record is too late",
-            "  ./fraud demo --keep-running                  # explore; Ctrl-C stops everything",
+            "  ./fraud demo --allowed-lateness 0s    # every late record is too late",
+            "  ./fraud demo --keep-running           # explore; Ctrl-C stops everything",
         })
 public final class DemoCommand implements Callable<Integer> {
 
@@ -168,8 +172,8 @@ public final class DemoCommand implements Callable<Integer> {
             names = "--dir",
             paramLabel = "DIR",
             description =
-                    "Run directory: Kafka data, checkpoints, savepoint, archive, parity report,"
-                            + " log (default: .fraud/demo/<UTC time> under the project).")
+                    "Run directory, by default .fraud/demo/<UTC time> under the project: Kafka"
+                            + " data, checkpoints, savepoint, archive, parity report, log.")
     Path dir;
 
     @Option(
@@ -181,8 +185,9 @@ public final class DemoCommand implements Callable<Integer> {
 
     /** The configured command line, as the launcher runs it. */
     public static CommandLine commandLine() {
-        // Usage errors are reported by ./fraud's own handler (FraudCli), like every command's.
-        return new CommandLine(new DemoCommand()).setExitCodeExceptionMapper(e -> EXIT_FAILED);
+        // Usage errors are reported by ./fraud's own handler (CommandLines), like every command's.
+        return CommandLines.install(
+                new CommandLine(new DemoCommand()).setExitCodeExceptionMapper(e -> EXIT_FAILED));
     }
 
     @Override
@@ -209,9 +214,8 @@ public final class DemoCommand implements Callable<Integer> {
             JobConfig.of(settings.jobOptions("localhost:9092", "http://localhost:8081"));
             settings.simulation(java.time.Instant.now());
         } catch (IllegalArgumentException e) {
-            spec.commandLine().getErr().println("demo: " + e.getMessage());
-            spec.commandLine().getErr().flush();
-            return EXIT_USAGE;
+            // A usage error like picocli's own: one line and where the options are (exit 2).
+            throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage(), e);
         }
         // Before anything logs: Flink, Kafka clients and parity log into the run directory.
         System.setProperty(LOG_FILE_PROPERTY, settings.logFile().toString());

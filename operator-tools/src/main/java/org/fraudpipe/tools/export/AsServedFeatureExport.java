@@ -13,6 +13,7 @@ import java.util.NavigableMap;
 import java.util.Objects;
 import java.util.TreeMap;
 import java.util.stream.Stream;
+import org.fraudpipe.job.cli.ProgressLine;
 import org.fraudpipe.job.config.JobConfig;
 import org.fraudpipe.job.replay.AvroJson;
 import org.fraudpipe.job.replay.Replay;
@@ -105,12 +106,20 @@ public final class AsServedFeatureExport {
      * @throws Exception if the replay fails
      */
     public Result compute(Path transactions, Path labels, Path workParent) throws Exception {
+        return compute(transactions, labels, workParent, ProgressLine.off());
+    }
+
+    /** {@link #compute(Path, Path, Path)}, showing its stages on {@code progress}. */
+    public Result compute(Path transactions, Path labels, Path workParent, ProgressLine progress)
+            throws Exception {
         TrainingFeatureExport.Result ideal =
                 new TrainingFeatureExport(job.windowSize(), job.futureTolerance())
-                        .compute(transactions, labels);
+                        .compute(transactions, labels, progress);
         Files.createDirectories(workParent);
         try (WorkDir work = new WorkDir(Files.createTempDirectory(workParent, WORK_PREFIX))) {
-            ReplaySummary replay = Replay.run(ReplayConfig.of(transactions, work.dir(), job));
+            ReplaySummary replay =
+                    Replay.run(ReplayConfig.of(transactions, work.dir(), job), progress);
+            progress.stage("labelling the served windows");
             List<FeatureRecord> panes =
                     readPanes(work.dir().resolve(ReplayOutput.FEATURES.fileName()));
             return label(ideal, panes, replay.quarantined(), replay.tooLate());

@@ -16,6 +16,8 @@ import java.util.NavigableSet;
 import java.util.Objects;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.concurrent.atomic.AtomicLong;
+import org.fraudpipe.job.cli.ProgressLine;
 import org.fraudpipe.job.features.FeatureAggregator;
 import org.fraudpipe.job.features.FeatureValues;
 import org.fraudpipe.job.features.WindowAssignment;
@@ -108,13 +110,28 @@ public final class TrainingFeatureExport {
      * computes the labelled windows.
      */
     public Result compute(Path transactions, Path labels) throws IOException {
+        return compute(transactions, labels, ProgressLine.off());
+    }
+
+    /** {@link #compute(Path, Path)}, showing the lines read and the stages on {@code progress}. */
+    public Result compute(Path transactions, Path labels, ProgressLine progress)
+            throws IOException {
         List<ReplayRecord> records = new ArrayList<>();
+        AtomicLong read = new AtomicLong();
+        if (progress.isOn()) {
+            progress.stage(
+                    "reading " + transactions.getFileName(),
+                    read::get,
+                    ProgressLine.countInBackground(
+                            "lines", () -> ProgressLine.lines(transactions)));
+        }
         long lines = 0;
         long invalid = 0;
         try (BufferedReader in = Files.newBufferedReader(transactions, StandardCharsets.UTF_8)) {
             String line;
             while ((line = in.readLine()) != null) {
                 lines++;
+                read.lazySet(lines);
                 try {
                     records.add(
                             TransactionJson.parseValidLine(transactions.toString(), line, lines));
@@ -123,6 +140,7 @@ public final class TrainingFeatureExport {
                 }
             }
         }
+        progress.stage("reading the labels and computing the windows");
         List<Label> labelList = LabelJson.readAll(labels);
         Result r = compute(records, labelList);
         Summary s = r.summary();

@@ -33,12 +33,12 @@ class ReplayCommandTest {
         assertThat(r.out())
                 .contains("--input=FILE")
                 .contains("--output=DIR")
-                .contains("--window, --window-size=VALUE")
-                .contains("--allowed-lateness=VALUE")
-                .contains("--out-of-orderness=VALUE")
-                .contains("--future-tolerance=VALUE")
-                .contains("--parallelism=VALUE")
-                .contains("--state-backend=VALUE")
+                .contains("--window, --window-size=DURATION")
+                .contains("--allowed-lateness=DURATION")
+                .contains("--out-of-orderness=DURATION")
+                .contains("--future-tolerance=DURATION")
+                .contains("--parallelism=N")
+                .contains("--state-backend=rocksdb|hashmap")
                 .contains("(default: hashmap)")
                 .doesNotContain("--bootstrap-servers");
     }

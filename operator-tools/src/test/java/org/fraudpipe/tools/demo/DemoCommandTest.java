@@ -46,7 +46,14 @@ class DemoCommandTest {
             withDir[args.length + 1] = runDir.toString();
             Run r = run(withDir);
             assertThat(r.exit()).as("exit code of %s", String.join(" ", args)).isEqualTo(2);
-            assertThat(r.err()).as("message of %s", String.join(" ", args)).contains(args[0]);
+            assertThat(r.err().lines().toList())
+                    .as("message of %s: one line and the hint", String.join(" ", args))
+                    .hasSize(2)
+                    .satisfies(
+                            l -> assertThat(l.get(0)).startsWith("demo: ").contains(args[0]),
+                            l ->
+                                    assertThat(l.get(1))
+                                            .isEqualTo("(./fraud demo --help lists the options)"));
         }
         assertThat(Files.exists(runDir)).as("nothing was started or created").isFalse();
     }

@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.stream.Stream;
+import org.fraudpipe.job.cli.CommandLines;
 import org.fraudpipe.job.cli.JobOptions;
 import org.fraudpipe.job.config.JobConfig;
 import org.fraudpipe.job.config.JobOption;
@@ -58,10 +59,8 @@ public final class SavepointCommand implements Runnable {
             },
             footer = {
                 "",
-                "Example:",
-                "  ./fraud savepoint migrate --from /savepoints/savepoint-1a2b3c \\",
-                "      --to /savepoints/savepoint-1a2b3c-migrated --allowed-lateness 2m",
-                "  flink run -s /savepoints/savepoint-1a2b3c-migrated ... (docs/DEPLOY.md)"
+                "Example (then restore the job from new-sp: docs/DEPLOY.md):",
+                "  ./fraud savepoint migrate --from old-sp --to new-sp --allowed-lateness 2m",
             })
     static final class Migrate implements Callable<Integer> {
 
@@ -189,6 +188,6 @@ public final class SavepointCommand implements Runnable {
                 null,
                 Map.of(),
                 Map.of());
-        return cl;
+        return CommandLines.install(cl);
     }
 }
