@@ -40,7 +40,7 @@ class OnnxScorerTest {
         return out;
     }
 
-    private OnnxScorer trained() throws Exception {
+    private OnnxScorer<FeatureRecord> trained() throws Exception {
         return OnnxScorer.load(write("trained.onnx", TrainedModels.logistic().onnx()));
     }
 
@@ -48,7 +48,7 @@ class OnnxScorerTest {
 
     @Test
     void loadReadsNameVersionFeaturesLabelsAndWindowSizeFromTheMetadata() throws Exception {
-        try (OnnxScorer s =
+        try (OnnxScorer<FeatureRecord> s =
                 OnnxScorer.load(
                         model(Spec.valid().withMetadata(ModelMetadata.WINDOW_SIZE, "PT10M")))) {
             ModelMetadata m = s.metadata();
@@ -65,7 +65,7 @@ class OnnxScorerTest {
     void scoreIsTheFraudLabelsProbabilityColumnNotTheArgmax() throws Exception {
         // Logits give [0.3, 0.7]: argmax would pick column 1 whatever it is called.
         FeatureRecord r = records(1).get(0);
-        try (OnnxScorer s = OnnxScorer.load(model(Spec.valid()))) {
+        try (OnnxScorer<FeatureRecord> s = OnnxScorer.load(model(Spec.valid()))) {
             assertThat(s.score(r)).isCloseTo(0.3, within(1e-6));
         }
         Spec fraudSecond =
@@ -73,7 +73,7 @@ class OnnxScorerTest {
                         .withMetadata(
                                 TestModels.metadata(
                                         FeatureLayout.V1.names(), List.of("legit", "fraud")));
-        try (OnnxScorer s = OnnxScorer.load(model(fraudSecond))) {
+        try (OnnxScorer<FeatureRecord> s = OnnxScorer.load(model(fraudSecond))) {
             assertThat(s.score(r)).isCloseTo(0.7, within(1e-6));
         }
     }
@@ -204,7 +204,7 @@ class OnnxScorerTest {
     @Test
     void batchedAndSingleScoringAgree() throws Exception {
         List<FeatureRecord> rs = records(300);
-        try (OnnxScorer s = trained()) {
+        try (OnnxScorer<FeatureRecord> s = trained()) {
             double[] batch = s.score(rs);
             for (int i = 0; i < rs.size(); i++) {
                 assertThat(s.score(rs.get(i))).as("row %d", i).isCloseTo(batch[i], within(1e-6));
@@ -216,7 +216,7 @@ class OnnxScorerTest {
     void batchesLargerThanOneRunAreScoredInChunksWithTheSameResults() throws Exception {
         int n = OnnxScorer.MAX_ROWS_PER_RUN * 2 + 3;
         List<FeatureRecord> rs = records(n);
-        try (OnnxScorer s = trained()) {
+        try (OnnxScorer<FeatureRecord> s = trained()) {
             double[] all = s.score(rs);
             assertThat(all).hasSize(n);
             double[] tail = s.score(rs.subList(n - 100, n));
@@ -230,7 +230,7 @@ class OnnxScorerTest {
     @Test
     void scoreVectorsEqualsScoringTheRecords() throws Exception {
         List<FeatureRecord> rs = records(50);
-        FeatureLayout layout = FeatureLayout.V1;
+        FeatureLayout<FeatureRecord> layout = FeatureLayout.V1;
         float[] v = new float[rs.size() * layout.size()];
         int k = 0;
         for (FeatureRecord r : rs) {
@@ -238,7 +238,7 @@ class OnnxScorerTest {
                 v[k++] = (float) d;
             }
         }
-        try (OnnxScorer s = trained()) {
+        try (OnnxScorer<FeatureRecord> s = trained()) {
             assertThat(s.scoreVectors(v, rs.size())).isEqualTo(s.score(rs));
             assertThatThrownBy(() -> s.scoreVectors(new float[10], 2))
                     .isInstanceOf(IllegalArgumentException.class)
@@ -249,7 +249,7 @@ class OnnxScorerTest {
     @Test
     void concurrentScoringGivesTheSameResultsAsSequential() throws Exception {
         List<FeatureRecord> rs = records(500);
-        try (OnnxScorer s = trained()) {
+        try (OnnxScorer<FeatureRecord> s = trained()) {
             double[] expected = s.score(rs);
             ExecutorService pool = Executors.newFixedThreadPool(4);
             try {
@@ -285,7 +285,7 @@ class OnnxScorerTest {
 
     @Test
     void closedScorerRefusesToScore() throws Exception {
-        OnnxScorer s = trained();
+        OnnxScorer<FeatureRecord> s = trained();
         s.close();
         s.close(); // idempotent
         assertThatThrownBy(() -> s.score(records(1)))
@@ -297,7 +297,7 @@ class OnnxScorerTest {
 
     @Test
     void defaultModelLoadsFromTheClasspathAndSeparatesTypicalWindows() throws Exception {
-        try (OnnxScorer s = OnnxScorer.loadDefault()) {
+        try (OnnxScorer<FeatureRecord> s = OnnxScorer.loadDefault()) {
             assertThat(s.source()).isEqualTo("classpath:models/default/fraud-model.onnx");
             assertThat(s.metadata().name()).isEqualTo("fraud-window");
             assertThat(s.metadata().featureNames()).isEqualTo(FeatureLayout.V1.names());
