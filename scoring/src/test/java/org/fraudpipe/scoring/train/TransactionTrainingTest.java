@@ -8,13 +8,13 @@ import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.SplittableRandom;
 import org.fraudpipe.schemas.avro.FeatureRecord;
 import org.fraudpipe.schemas.avro.TransactionFeatures;
 import org.fraudpipe.scoring.DecisionThresholds;
 import org.fraudpipe.scoring.FeatureLayout;
 import org.fraudpipe.scoring.ModelLoadException;
 import org.fraudpipe.scoring.OnnxScorer;
+import org.fraudpipe.scoring.SyntheticTransactions;
 import org.fraudpipe.scoring.data.LabelledTransaction;
 import org.fraudpipe.scoring.data.LabelledTransactionsJson;
 import org.junit.jupiter.api.Test;
@@ -28,49 +28,6 @@ import org.junit.jupiter.api.io.TempDir;
 class TransactionTrainingTest {
 
     private static final Instant START = Instant.parse("2026-11-28T00:00:00Z");
-
-    /**
-     * Seeded rows: fraudulent transactions come in bursts (many transactions, new devices, big or
-     * tiny amounts); {@code hideHistory} takes part of the burst away (as a row whose trailing
-     * window lacks records that arrived late would), so "as of arrival" rows are weaker evidence.
-     */
-    static List<LabelledTransaction> rows(long seed, boolean hideHistory) {
-        SplittableRandom rnd = new SplittableRandom(seed);
-        List<LabelledTransaction> out = new ArrayList<>();
-        for (int u = 0; u < 160; u++) {
-            String user = String.format("u-%06d", u);
-            for (int i = 0; i < 10; i++) {
-                boolean fraud = rnd.nextInt(8) == 0;
-                boolean looksFraud = fraud != (rnd.nextInt(30) == 0);
-                int tx = looksFraud ? 3 + rnd.nextInt(10) : 1 + rnd.nextInt(3);
-                if (hideHistory && looksFraud && rnd.nextInt(3) == 0) {
-                    tx = 1 + rnd.nextInt(2);
-                }
-                long amount = looksFraud ? 20_000 + rnd.nextInt(60_000) : 500 + rnd.nextInt(6_000);
-                out.add(
-                        new LabelledTransaction(
-                                TransactionFeatures.newBuilder()
-                                        .setTransactionId(user + "-t" + i)
-                                        .setUserId(user)
-                                        .setEventTime(START.plusSeconds(600L * i + u))
-                                        .setTrailingWindowMillis(600_000)
-                                        .setTxCount(tx)
-                                        .setAmountSum(amount * tx)
-                                        .setAmountMax(amount)
-                                        .setDistinctDevices(looksFraud ? 2 : 1)
-                                        .setDistinctMerchants(Math.min(tx, looksFraud ? tx : 2))
-                                        .setDistinctCountries(1)
-                                        .setAmountMinor(amount)
-                                        .setNewDevice(looksFraud && rnd.nextBoolean())
-                                        .setNewMerchant(rnd.nextBoolean())
-                                        .setNewCountry(false)
-                                        .setHistoryComplete(true)
-                                        .build(),
-                                fraud));
-            }
-        }
-        return out;
-    }
 
     private static Trainer.Config config() {
         return new Trainer.Config(
@@ -86,7 +43,9 @@ class TransactionTrainingTest {
 
     @Test
     void aPerTransactionModelLoadsForTheTransactionLayoutOnlyAndItsCardSaysSo() throws Exception {
-        TrainingSet set = TrainingSet.ofTransactions(FeatureLayout.TRANSACTION_V1, rows(5, true));
+        TrainingSet set =
+                TrainingSet.ofTransactions(
+                        FeatureLayout.TRANSACTION_V1, SyntheticTransactions.generate(5, true));
         assertThat(set.unit()).isEqualTo(TrainingSet.Unit.TRANSACTION);
         assertThat(set.windowSize()).hasMinutes(10);
 
@@ -118,9 +77,11 @@ class TransactionTrainingTest {
     @Test
     void theSkewSectionComparesTheIdealTrainedModelOnServedFeatures() {
         TrainingSet served =
-                TrainingSet.ofTransactions(FeatureLayout.TRANSACTION_V1, rows(5, true));
+                TrainingSet.ofTransactions(
+                        FeatureLayout.TRANSACTION_V1, SyntheticTransactions.generate(5, true));
         TrainingSet ideal =
-                TrainingSet.ofTransactions(FeatureLayout.TRANSACTION_V1, rows(5, false));
+                TrainingSet.ofTransactions(
+                        FeatureLayout.TRANSACTION_V1, SyntheticTransactions.generate(5, false));
         TrainingResult r = Trainer.train(served, config());
 
         SkewCost skew = SkewCost.measure(r, ideal, "ideal.jsonl", "22");
@@ -143,7 +104,7 @@ class TransactionTrainingTest {
 
     @Test
     void transactionRowsRoundTripThroughTheTrainingFile(@TempDir Path dir) throws Exception {
-        List<LabelledTransaction> rows = rows(9, false).subList(0, 20);
+        List<LabelledTransaction> rows = SyntheticTransactions.generate(9, false).subList(0, 20);
         Path file = dir.resolve("t.jsonl");
         List<String> lines = new ArrayList<>();
         for (LabelledTransaction t : rows) {
@@ -185,7 +146,7 @@ class TransactionTrainingTest {
                         .build();
         TrainingSet.Builder<TransactionFeatures> b =
                 TrainingSet.transactionBuilder(FeatureLayout.TRANSACTION_V1);
-        TransactionFeatures t = rows(1, false).get(0).features();
+        TransactionFeatures t = SyntheticTransactions.generate(1, false).get(0).features();
         b.add(t, false);
         assertThatThrownBy(() -> b.add(t, true)).hasMessageContaining("appears twice");
         assertThat(w.getTxCount()).isEqualTo(1);
