@@ -110,6 +110,7 @@ public final class InputResolver {
             case SCORES -> "scores";
             case LATE -> "late";
             case DEAD_LETTERS -> "dead-letters";
+            case TRANSACTION_SCORES -> "transaction-scores";
         };
     }
 
@@ -161,7 +162,7 @@ public final class InputResolver {
         long to = period.to().toEpochMilli();
         long dataEnd = period.dataEnd(windows).toEpochMilli();
         return switch (s) {
-            case TRANSACTIONS, LATE -> ArchivePartition.covering(from, dataEnd);
+            case TRANSACTIONS, LATE, TRANSACTION_SCORES -> ArchivePartition.covering(from, dataEnd);
             case FEATURES, SCORES -> ArchivePartition.covering(from, to);
             case DEAD_LETTERS ->
                     ArchivePartition.covering(

@@ -24,6 +24,7 @@ import org.fraudpipe.schemas.avro.Decision;
 import org.fraudpipe.schemas.avro.LateReason;
 import org.fraudpipe.schemas.avro.ScoreRecord;
 import org.fraudpipe.schemas.avro.Timing;
+import org.fraudpipe.schemas.avro.TransactionScore;
 
 /**
  * Runs a deterministic replay: the feature job's one topology ({@link FeatureJobTopology}) over a
@@ -82,6 +83,7 @@ public final class Replay {
         Path output = config.output();
         Files.createDirectories(output);
         config.scoring().scorer().validate();
+        config.transactions().scorer().validate();
         try (Staging staging = new Staging(Files.createTempDirectory(output, STAGING_PREFIX));
                 StreamExecutionEnvironment env =
                         StreamExecutionEnvironment.createLocalEnvironment(
@@ -91,7 +93,7 @@ public final class Replay {
                     new ReplaySource(
                             config.input(), config.outOfOrderness(), config.futureTolerance()),
                     config.windows(),
-                    config.scoring(),
+                    config.topologyScoring(),
                     new ReplaySinks(staging.dir()),
                     config.archive() == null ? null : new FileArchive(config.archive()));
             JobExecutionResult result =
@@ -107,6 +109,7 @@ public final class Replay {
         var scores = canonical(ReplayOutput.SCORES, staging);
         var late = canonical(ReplayOutput.LATE, staging);
         var deadLetters = canonical(ReplayOutput.DEAD_LETTERS, staging);
+        var transactionScores = canonical(ReplayOutput.TRANSACTION_SCORES, staging);
 
         long in = counter(result, IngestRouter.RECORDS_IN);
         long valid = counter(result, IngestRouter.RECORDS_VALID);
@@ -133,6 +136,16 @@ public final class Replay {
                 "quarantined records",
                 counter(result, IngestRouter.RECORDS_QUARANTINED),
                 quarantined);
+        // Every valid, not future-dated record gets one answer (a retry too). A replay starts
+        // without state, so the router's valid records are exactly those.
+        if (transactionScores.size() != valid) {
+            throw new IllegalStateException(
+                    valid
+                            + " valid records but "
+                            + transactionScores.size()
+                            + " transaction scores: every valid transaction is scored on"
+                            + " arrival");
+        }
 
         // Only now, with every output read and checked, is anything replaced.
         List<Path> files = new ArrayList<>();
@@ -143,6 +156,9 @@ public final class Replay {
         files.add(
                 StagedOutput.writeAtomically(
                         out, ReplayOutput.DEAD_LETTERS.fileName(), deadLetters));
+        files.add(
+                StagedOutput.writeAtomically(
+                        out, ReplayOutput.TRANSACTION_SCORES.fileName(), transactionScores));
         return new ReplaySummary(
                 config.input(),
                 in,
@@ -152,7 +168,15 @@ public final class Replay {
                 tooLate,
                 features.size(),
                 latePanes,
-                decisionCounts(scores),
+                decisionCounts(scores, ScoreRecord::getDecision),
+                transactionScores.stream()
+                        .map(l -> l.record().getTransactionId())
+                        .distinct()
+                        .count(),
+                decisionCounts(transactionScores, TransactionScore::getDecision),
+                transactionScores.stream()
+                        .filter(l -> !l.record().getFeatures().getHistoryComplete())
+                        .count(),
                 files,
                 Duration.ofNanos(System.nanoTime() - began));
     }
@@ -162,10 +186,11 @@ public final class Replay {
         return StagedOutput.canonical(output, StagedOutput.read(output, staging));
     }
 
-    private static Map<Decision, Long> decisionCounts(List<StagedOutput.Line<ScoreRecord>> scores) {
+    private static <T> Map<Decision, Long> decisionCounts(
+            List<StagedOutput.Line<T>> scores, java.util.function.Function<T, Decision> decision) {
         Map<Decision, Long> counts = new EnumMap<>(Decision.class);
-        for (StagedOutput.Line<ScoreRecord> s : scores) {
-            counts.merge(s.record().getDecision(), 1L, Long::sum);
+        for (StagedOutput.Line<T> s : scores) {
+            counts.merge(decision.apply(s.record()), 1L, Long::sum);
         }
         return counts;
     }
