@@ -193,6 +193,65 @@ class TrailingFeatureFunctionTest {
         assertThat(harness.timers()).isZero();
     }
 
+    /**
+     * The state bound, measured: what one received transaction with the simulator's ids (UUID
+     * transaction id, {@code d-<12 hex>} device, {@code m-<5 digits>} merchant) costs in a full
+     * snapshot of the heap backend and in RocksDB's (the key group, the user, the transaction id
+     * and the entry).
+     */
+    @ParameterizedTest(name = "heap={0}")
+    @ValueSource(booleans = {true, false})
+    void aReceivedTransactionCostsAboutOneHundredFiftyBytesOfState(boolean heap) throws Exception {
+        harness =
+                TrailingHarness.open(
+                        TrailingHarness.spec(T, L),
+                        heap ? null : new EmbeddedRocksDBStateBackend(),
+                        null);
+        Random random = new Random(3);
+        int users = 200;
+        int perUser = 4;
+        for (int u = 0; u < users; u++) {
+            for (int i = 0; i < perUser; i++) {
+                harness.process(
+                        arrival(
+                                tx(
+                                        java.util
+                                                .UUID
+                                                .nameUUIDFromBytes(
+                                                        (u + "/" + i)
+                                                                .getBytes(
+                                                                        java.nio.charset
+                                                                                .StandardCharsets
+                                                                                .UTF_8))
+                                                .toString(),
+                                        String.format("u-%06d", u),
+                                        100 + random.nextInt(50_000),
+                                        String.format("d-%012x", random.nextLong() >>> 16),
+                                        String.format("m-%05d", random.nextInt(5_000)),
+                                        "DE",
+                                        AT + i * MINUTE),
+                                AT + i * MINUTE + 100,
+                                AT + i * MINUTE + 50L));
+            }
+        }
+        assertThat(harness.stateEntries()).isEqualTo(users * perUser);
+        long bytes =
+                harness.trailing.snapshot(1, 1).getManagedKeyedState().stream()
+                        .mapToLong(org.apache.flink.runtime.state.StateObject::getStateSize)
+                        .sum();
+        double perEntry = (double) bytes / (users * perUser);
+        System.out.printf(
+                java.util.Locale.ROOT,
+                "per-transaction state (%s snapshot): %d bytes for %d users x %d received"
+                        + " transactions = %.0f bytes per transaction%n",
+                heap ? "heap" : "RocksDB",
+                bytes,
+                users,
+                perUser,
+                perEntry);
+        assertThat(perEntry).isBetween(60.0, 200.0);
+    }
+
     @Test
     void futureDatedRecordsAndDeadLettersNeverReachThePath() throws Exception {
         TrailingHarness h = open();
