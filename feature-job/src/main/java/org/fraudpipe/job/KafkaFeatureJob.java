@@ -7,15 +7,20 @@ import org.apache.flink.configuration.StateRecoveryOptions;
 import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.fraudpipe.job.archive.FileArchive;
+import org.fraudpipe.job.config.Durations;
 import org.fraudpipe.job.config.JobConfig;
+import org.fraudpipe.job.config.JobOption;
 import org.fraudpipe.job.kafka.KafkaIO;
 import org.fraudpipe.job.kafka.StartupChecks;
 import org.fraudpipe.job.savepoint.SavepointGuard;
 import org.fraudpipe.job.scoring.OnnxPaneScorer;
 import org.fraudpipe.job.topology.FeatureJobTopology;
 import org.fraudpipe.job.topology.JobEnvironment;
+import org.fraudpipe.job.transaction.OnnxTransactionScorer;
 import org.fraudpipe.job.window.FeatureWindowSpec;
 import org.fraudpipe.scoring.ModelMetadata;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The streaming feature job against Kafka, checked and built, ready to run: what {@code ./fraud
@@ -29,21 +34,26 @@ import org.fraudpipe.scoring.ModelMetadata;
  */
 public final class KafkaFeatureJob {
 
+    private static final Logger LOG = LoggerFactory.getLogger(KafkaFeatureJob.class);
+
     public static final String JOB_NAME = "fraudpipe feature job";
 
     private final StreamExecutionEnvironment env;
     private final JobConfig config;
     private final ModelMetadata model;
+    private final ModelMetadata transactionModel;
     private final Optional<FileArchive> archive;
 
     private KafkaFeatureJob(
             StreamExecutionEnvironment env,
             JobConfig config,
             ModelMetadata model,
+            ModelMetadata transactionModel,
             Optional<FileArchive> archive) {
         this.env = env;
         this.config = config;
         this.model = model;
+        this.transactionModel = transactionModel;
         this.archive = archive;
     }
 
@@ -62,6 +72,9 @@ public final class KafkaFeatureJob {
         // The model first: no network needed, and a bad model must stop the job before it runs.
         OnnxPaneScorer.Factory scorer = OnnxPaneScorer.Factory.of(config);
         ModelMetadata model = scorer.check();
+        OnnxTransactionScorer.Factory transactionScorer = OnnxTransactionScorer.Factory.of(config);
+        ModelMetadata transactionModel = transactionScorer.check();
+        warnIfTrainedForAnotherTrailingWindow(transactionModel, config);
         StreamExecutionEnvironment env = JobEnvironment.create(config, flinkOverrides);
         // A first-release savepoint to restore from: refused with the migration to run.
         env.getConfiguration()
@@ -75,10 +88,43 @@ public final class KafkaFeatureJob {
                 KafkaIO.source(config),
                 new FeatureWindowSpec(config.windowSize(), config.allowedLateness()),
                 new FeatureJobTopology.Scoring(
-                        scorer, config.scoringBatchSize(), config.scoringMaxDelay()),
+                        scorer,
+                        config.scoringBatchSize(),
+                        config.scoringMaxDelay(),
+                        new FeatureJobTopology.PerTransaction(
+                                transactionScorer,
+                                config.trailingWindow(),
+                                config.scoringBatchSize(),
+                                config.transactionScoringMaxDelay())),
                 KafkaIO.sinks(config),
                 archive.orElse(null));
-        return new KafkaFeatureJob(env, config, model, archive);
+        return new KafkaFeatureJob(env, config, model, transactionModel, archive);
+    }
+
+    /**
+     * A per-transaction model trained on another trailing window than the job computes serves
+     * features it never saw in training (counts over a longer or shorter window): allowed (the demo
+     * runs 1-minute windows with the 10-minute default model), but said.
+     */
+    private static void warnIfTrainedForAnotherTrailingWindow(
+            ModelMetadata transactionModel, JobConfig config) {
+        transactionModel
+                .windowSize()
+                .filter(trained -> !trained.equals(config.trailingWindow()))
+                .ifPresent(
+                        trained ->
+                                LOG.warn(
+                                        "the per-transaction model {} was trained on a trailing"
+                                                + " window of {} but the job computes {} ({}):"
+                                                + " its scores are off by the difference; train"
+                                                + " one for {} (./fraud features --per-transaction"
+                                                + " --window-size ..., ./fraud train"
+                                                + " --per-transaction)",
+                                        transactionModel.id(),
+                                        Durations.format(trained),
+                                        Durations.format(config.trailingWindow()),
+                                        JobOption.TRAILING_WINDOW.flag(),
+                                        Durations.format(config.trailingWindow())));
     }
 
     /** Runs the job and waits for its end (on a cluster: until it is stopped or cancelled). */
@@ -93,6 +139,11 @@ public final class KafkaFeatureJob {
 
     public ModelMetadata model() {
         return model;
+    }
+
+    /** The per-transaction model's metadata. */
+    public ModelMetadata transactionModel() {
+        return transactionModel;
     }
 
     /** The archive the job writes, empty with {@code --archive-dir none}. */
@@ -112,6 +163,10 @@ public final class KafkaFeatureJob {
                 + model.name()
                 + " "
                 + model.version()
+                + ", per-transaction model "
+                + transactionModel.name()
+                + " "
+                + transactionModel.version()
                 + ", archive "
                 + archive.map(a -> a.root().toString()).orElse(JobConfig.NO_ARCHIVE)
                 + " and "

@@ -7,6 +7,7 @@ import org.fraudpipe.schemas.avro.FeatureRecord;
 import org.fraudpipe.schemas.avro.LateRecord;
 import org.fraudpipe.schemas.avro.ScoreRecord;
 import org.fraudpipe.schemas.avro.Transaction;
+import org.fraudpipe.schemas.avro.TransactionScore;
 import org.fraudpipe.schemas.avro.WindowKey;
 
 /**
@@ -14,10 +15,10 @@ import org.fraudpipe.schemas.avro.WindowKey;
  * the topic is created. No topic-name literal appears anywhere else in the code base; a deployment
  * may rename a topic through configuration, never its contract.
  *
- * <p>Keys are either the plain UTF-8 {@code userId} (so the broker's default partitioner co-locates
- * a user's records) or a Confluent-framed Avro {@link WindowKey} (the upsert key of the compacted
- * topics). Values are always Confluent-framed Avro, with the subject {@code <topic>-value}
- * (Confluent's TopicNameStrategy).
+ * <p>Keys are either plain UTF-8 text (the {@code userId}, so the broker's default partitioner
+ * co-locates a user's records; a source position; a {@code transactionId}) or a Confluent-framed
+ * Avro {@link WindowKey} (the upsert key of the compacted topics). Values are always
+ * Confluent-framed Avro, with the subject {@code <topic>-value} (Confluent's TopicNameStrategy).
  */
 public enum Topic {
     /** Input: card transactions, keyed by userId. */
@@ -39,6 +40,17 @@ public enum Topic {
             "transactions-dead-letters",
             KeyFormat.SOURCE_POSITION,
             DeadLetter.class,
+            CleanupPolicy.DELETE),
+    /**
+     * Output: the per-transaction score of every valid transaction, computed when it arrived, keyed
+     * by transactionId. Delete, not compact: a decision system reads each score once, at once; a
+     * record written twice (a producer retry answered again, or at-least-once delivery after a
+     * failover) carries the same values; the archive keeps the history.
+     */
+    TRANSACTION_SCORES(
+            "transaction-scores",
+            KeyFormat.TRANSACTION_ID,
+            TransactionScore.class,
             CleanupPolicy.DELETE);
 
     /** How a topic's record key is encoded. */
@@ -48,7 +60,9 @@ public enum Topic {
         /** Confluent-framed Avro {@link WindowKey}, subject {@code <topic>-key}. */
         WINDOW_KEY,
         /** UTF-8 bytes of {@code <topic>-<partition>@<offset>} of the record it describes. */
-        SOURCE_POSITION
+        SOURCE_POSITION,
+        /** UTF-8 bytes of the transactionId. */
+        TRANSACTION_ID
     }
 
     /** Kafka's {@code cleanup.policy}. */

@@ -14,6 +14,8 @@ import org.fraudpipe.schemas.avro.LateRecord;
 import org.fraudpipe.schemas.avro.ScoreRecord;
 import org.fraudpipe.schemas.avro.Timing;
 import org.fraudpipe.schemas.avro.Transaction;
+import org.fraudpipe.schemas.avro.TransactionFeatures;
+import org.fraudpipe.schemas.avro.TransactionScore;
 import org.fraudpipe.schemas.avro.WindowKey;
 
 /** One realistic instance of every record type of the contract, for tests. */
@@ -114,6 +116,48 @@ public final class SampleRecords {
                 .build();
     }
 
+    public static TransactionFeatures transactionFeatures() {
+        return TransactionFeatures.newBuilder()
+                .setTransactionId("tx-9")
+                .setUserId("user-42")
+                .setEventTime(T0.plusSeconds(42))
+                .setTrailingWindowMillis(600_000L)
+                .setTxCount(3)
+                .setAmountSum(30_000L)
+                .setAmountMax(12_345L)
+                .setDistinctDevices(2)
+                .setDistinctMerchants(2)
+                .setDistinctCountries(1)
+                .setAmountMinor(12_345L)
+                .setNewDevice(true)
+                .setNewMerchant(false)
+                .setNewCountry(false)
+                .setHistoryComplete(true)
+                .build();
+    }
+
+    public static TransactionScore transactionScore() {
+        TransactionFeatures features = transactionFeatures();
+        return TransactionScore.newBuilder()
+                .setTransactionId(features.getTransactionId())
+                .setUserId(features.getUserId())
+                .setEventTime(features.getEventTime())
+                .setFeatures(features)
+                .setScore(0.03125)
+                .setDecision(Decision.ALLOW)
+                .setModelName("fraud-transaction")
+                .setModelVersion("2024-02-28")
+                .setRecordTimestamp(T0.plusSeconds(43))
+                .setScoredAt(T0.plusSeconds(43).plusMillis(7))
+                .build();
+    }
+
+    public static TransactionScore transactionScoreWithoutRecordTimestamp() {
+        TransactionScore score = transactionScore();
+        score.setRecordTimestamp(null);
+        return score;
+    }
+
     public static WindowKey windowKey() {
         return WindowKey.newBuilder().setUserId("user-42").setWindowStart(T0).build();
     }
@@ -128,6 +172,9 @@ public final class SampleRecords {
                 lateWithoutWatermark(),
                 deadLetter(),
                 deadLetterWithoutOptionals(),
+                transactionFeatures(),
+                transactionScore(),
+                transactionScoreWithoutRecordTimestamp(),
                 windowKey());
     }
 

@@ -17,14 +17,16 @@ import java.util.TreeMap;
  * <p>Required keys: {@value #NAME}, {@value #VERSION}, {@value #FEATURES} (feature names in input
  * column order, comma-separated) and {@value #LABELS} (label names in output column order,
  * comma-separated; one of them is {@value #FRAUD_LABEL}). Optional: {@value #WINDOW_SIZE} (ISO-8601
- * duration of the windows the model was trained on) and any other {@code fraudpipe.*} key the
- * trainer writes (algorithm, training period, holdout AUC), kept in {@link #custom()}.
+ * duration of the windows the model was trained on: the tumbling window of a window model, the
+ * trailing window of a per-transaction model) and any other {@code fraudpipe.*} key the trainer
+ * writes (algorithm, training period, holdout AUC), kept in {@link #custom()}.
  *
  * @param name model name, e.g. {@code fraud-window}
  * @param version model version, e.g. {@code 2026-11-30-3fa2b9c1}
  * @param featureNames the input columns, in order
  * @param labels the output columns, in order
- * @param windowSize the window size of the training features, if declared
+ * @param windowSize the window size of the training features (tumbling, or the trailing window of a
+ *     per-transaction model), if declared
  * @param custom every custom metadata entry of the file, sorted by key
  */
 public record ModelMetadata(
@@ -104,7 +106,7 @@ public record ModelMetadata(
     public static Map<String, String> entries(
             String name,
             String version,
-            FeatureLayout layout,
+            FeatureLayout<?> layout,
             List<String> labels,
             Duration windowSize,
             Map<String, String> extra) {

@@ -24,9 +24,12 @@ import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
 import org.fraudpipe.schemas.avro.FeatureRecord;
+import org.fraudpipe.schemas.avro.TransactionFeatures;
 
 /**
- * Scores feature records with an ONNX model in ONNX Runtime: the fraud probability of each window.
+ * Scores records of one {@link FeatureLayout} with an ONNX model in ONNX Runtime: the fraud
+ * probability of each window ({@link FeatureLayout#V1}) or transaction ({@link
+ * FeatureLayout#TRANSACTION_V1}).
  *
  * <p><b>Load-time contract</b> (violations throw {@link ModelLoadException} naming the model and
  * the mismatch, so a wrong model never reaches traffic): the model has exactly one input {@value
@@ -53,7 +56,7 @@ import org.fraudpipe.schemas.avro.FeatureRecord;
  * concurrency; a linear model gains nothing from ONNX Runtime's own pools). Closing the scorer
  * closes its session, never the shared environment.
  */
-public final class OnnxScorer implements AutoCloseable {
+public final class OnnxScorer<R> implements AutoCloseable {
 
     /** Name of the model's input, as Tribuo exports it. */
     public static final String INPUT_NAME = "input";
@@ -61,8 +64,18 @@ public final class OnnxScorer implements AutoCloseable {
     /** Name of the model's output (probabilities per label), as Tribuo exports it. */
     public static final String OUTPUT_NAME = "output";
 
-    /** Classpath resource of the shipped default model. */
+    /**
+     * Classpath resource of the shipped default model (the window path's, {@link
+     * FeatureLayout#V1}).
+     */
     public static final String DEFAULT_MODEL_RESOURCE = "models/default/fraud-model.onnx";
+
+    /**
+     * Classpath resource of the shipped default per-transaction model ({@link
+     * FeatureLayout#TRANSACTION_V1}).
+     */
+    public static final String DEFAULT_TRANSACTION_MODEL_RESOURCE =
+            "models/transaction/fraud-model.onnx";
 
     /** Largest number of rows sent to ONNX Runtime in one run. */
     public static final int MAX_ROWS_PER_RUN = 4096;
@@ -72,7 +85,7 @@ public final class OnnxScorer implements AutoCloseable {
     private final OrtEnvironment env;
     private final OrtSession session;
     private final String source;
-    private final FeatureLayout layout;
+    private final FeatureLayout<R> layout;
     private final ModelMetadata metadata;
     private final int width;
     private final int labelCount;
@@ -85,7 +98,7 @@ public final class OnnxScorer implements AutoCloseable {
             OrtEnvironment env,
             OrtSession session,
             String source,
-            FeatureLayout layout,
+            FeatureLayout<R> layout,
             ModelMetadata metadata) {
         this.env = env;
         this.session = session;
@@ -99,12 +112,13 @@ public final class OnnxScorer implements AutoCloseable {
     }
 
     /** Loads a model file for the current layout ({@link FeatureLayout#V1}). */
-    public static OnnxScorer load(Path modelFile) throws ModelLoadException {
+    public static OnnxScorer<FeatureRecord> load(Path modelFile) throws ModelLoadException {
         return load(modelFile, FeatureLayout.V1);
     }
 
     /** Loads a model file and checks it against {@code layout}. */
-    public static OnnxScorer load(Path modelFile, FeatureLayout layout) throws ModelLoadException {
+    public static <R> OnnxScorer<R> load(Path modelFile, FeatureLayout<R> layout)
+            throws ModelLoadException {
         String source = modelFile.toString();
         if (Files.isDirectory(modelFile)) {
             throw new ModelLoadException(source, "it is a directory, not an ONNX model file");
@@ -121,18 +135,36 @@ public final class OnnxScorer implements AutoCloseable {
     }
 
     /** Loads the default model shipped in this module's jar ({@value #DEFAULT_MODEL_RESOURCE}). */
-    public static OnnxScorer loadDefault() throws ModelLoadException {
-        String source = "classpath:" + DEFAULT_MODEL_RESOURCE;
-        try (InputStream in =
-                OnnxScorer.class.getClassLoader().getResourceAsStream(DEFAULT_MODEL_RESOURCE)) {
+    public static OnnxScorer<FeatureRecord> loadDefault() throws ModelLoadException {
+        return fromResource(DEFAULT_MODEL_RESOURCE, FeatureLayout.V1);
+    }
+
+    /**
+     * Loads the default per-transaction model shipped in this module's jar ({@value
+     * #DEFAULT_TRANSACTION_MODEL_RESOURCE}).
+     */
+    public static OnnxScorer<TransactionFeatures> loadDefaultTransactionModel()
+            throws ModelLoadException {
+        return fromResource(DEFAULT_TRANSACTION_MODEL_RESOURCE, FeatureLayout.TRANSACTION_V1);
+    }
+
+    /** The bytes of a model shipped in this module's jar. */
+    public static byte[] resourceBytes(String resource) throws ModelLoadException {
+        String source = "classpath:" + resource;
+        try (InputStream in = OnnxScorer.class.getClassLoader().getResourceAsStream(resource)) {
             if (in == null) {
                 throw new ModelLoadException(
                         source, "no such resource (is the scoring jar on the classpath?)");
             }
-            return fromBytes(in.readAllBytes(), source, FeatureLayout.V1);
+            return in.readAllBytes();
         } catch (IOException e) {
             throw new ModelLoadException(source, "cannot read it: " + e, e);
         }
+    }
+
+    private static <R> OnnxScorer<R> fromResource(String resource, FeatureLayout<R> layout)
+            throws ModelLoadException {
+        return fromBytes(resourceBytes(resource), "classpath:" + resource, layout);
     }
 
     /**
@@ -140,7 +172,7 @@ public final class OnnxScorer implements AutoCloseable {
      *
      * @param source how to name the model in messages (a path or resource)
      */
-    public static OnnxScorer fromBytes(byte[] model, String source, FeatureLayout layout)
+    public static <R> OnnxScorer<R> fromBytes(byte[] model, String source, FeatureLayout<R> layout)
             throws ModelLoadException {
         Objects.requireNonNull(layout, "layout");
         if (model.length == 0) {
@@ -158,7 +190,7 @@ public final class OnnxScorer implements AutoCloseable {
         }
         try {
             ModelMetadata metadata = validate(session, layout);
-            return new OnnxScorer(env, session, source, layout, metadata);
+            return new OnnxScorer<>(env, session, source, layout, metadata);
         } catch (IllegalArgumentException | OrtException e) {
             closeQuietly(session);
             throw new ModelLoadException(source, e.getMessage(), e);
@@ -229,7 +261,7 @@ public final class OnnxScorer implements AutoCloseable {
     }
 
     /** Checks the session's signature and metadata against the layout; returns the metadata. */
-    private static ModelMetadata validate(OrtSession session, FeatureLayout layout)
+    private static ModelMetadata validate(OrtSession session, FeatureLayout<?> layout)
             throws OrtException {
         Map<String, NodeInfo> inputs = session.getInputInfo();
         if (inputs.size() != 1) {
@@ -360,7 +392,7 @@ public final class OnnxScorer implements AutoCloseable {
     }
 
     /** The layout the model was checked against. */
-    public FeatureLayout layout() {
+    public FeatureLayout<R> layout() {
         return layout;
     }
 
@@ -369,19 +401,19 @@ public final class OnnxScorer implements AutoCloseable {
         return source;
     }
 
-    /** The fraud probability of one window. */
-    public double score(FeatureRecord record) {
+    /** The fraud probability of one record (a window, a transaction). */
+    public double score(R record) {
         return score(List.of(record))[0];
     }
 
-    /** The fraud probabilities of these windows, in order; one ONNX run per 4096 rows. */
-    public double[] score(List<FeatureRecord> records) {
+    /** The fraud probabilities of these records, in order; one ONNX run per 4096 rows. */
+    public double[] score(List<? extends R> records) {
         int n = records.size();
         double[] scores = new double[n];
         for (int from = 0; from < n; from += MAX_ROWS_PER_RUN) {
             int to = Math.min(n, from + MAX_ROWS_PER_RUN);
             FloatBuffer in = inputBuffer(to - from);
-            for (FeatureRecord record : records.subList(from, to)) {
+            for (R record : records.subList(from, to)) {
                 layout.writeTo(record, in);
             }
             in.flip();

@@ -13,6 +13,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import org.fraudpipe.schemas.avro.FeatureRecord;
+import org.fraudpipe.schemas.avro.TransactionFeatures;
 import org.fraudpipe.scoring.TestModels.Spec;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -40,7 +41,7 @@ class OnnxScorerTest {
         return out;
     }
 
-    private OnnxScorer trained() throws Exception {
+    private OnnxScorer<FeatureRecord> trained() throws Exception {
         return OnnxScorer.load(write("trained.onnx", TrainedModels.logistic().onnx()));
     }
 
@@ -48,7 +49,7 @@ class OnnxScorerTest {
 
     @Test
     void loadReadsNameVersionFeaturesLabelsAndWindowSizeFromTheMetadata() throws Exception {
-        try (OnnxScorer s =
+        try (OnnxScorer<FeatureRecord> s =
                 OnnxScorer.load(
                         model(Spec.valid().withMetadata(ModelMetadata.WINDOW_SIZE, "PT10M")))) {
             ModelMetadata m = s.metadata();
@@ -65,7 +66,7 @@ class OnnxScorerTest {
     void scoreIsTheFraudLabelsProbabilityColumnNotTheArgmax() throws Exception {
         // Logits give [0.3, 0.7]: argmax would pick column 1 whatever it is called.
         FeatureRecord r = records(1).get(0);
-        try (OnnxScorer s = OnnxScorer.load(model(Spec.valid()))) {
+        try (OnnxScorer<FeatureRecord> s = OnnxScorer.load(model(Spec.valid()))) {
             assertThat(s.score(r)).isCloseTo(0.3, within(1e-6));
         }
         Spec fraudSecond =
@@ -73,7 +74,7 @@ class OnnxScorerTest {
                         .withMetadata(
                                 TestModels.metadata(
                                         FeatureLayout.V1.names(), List.of("legit", "fraud")));
-        try (OnnxScorer s = OnnxScorer.load(model(fraudSecond))) {
+        try (OnnxScorer<FeatureRecord> s = OnnxScorer.load(model(fraudSecond))) {
             assertThat(s.score(r)).isCloseTo(0.7, within(1e-6));
         }
     }
@@ -204,7 +205,7 @@ class OnnxScorerTest {
     @Test
     void batchedAndSingleScoringAgree() throws Exception {
         List<FeatureRecord> rs = records(300);
-        try (OnnxScorer s = trained()) {
+        try (OnnxScorer<FeatureRecord> s = trained()) {
             double[] batch = s.score(rs);
             for (int i = 0; i < rs.size(); i++) {
                 assertThat(s.score(rs.get(i))).as("row %d", i).isCloseTo(batch[i], within(1e-6));
@@ -216,7 +217,7 @@ class OnnxScorerTest {
     void batchesLargerThanOneRunAreScoredInChunksWithTheSameResults() throws Exception {
         int n = OnnxScorer.MAX_ROWS_PER_RUN * 2 + 3;
         List<FeatureRecord> rs = records(n);
-        try (OnnxScorer s = trained()) {
+        try (OnnxScorer<FeatureRecord> s = trained()) {
             double[] all = s.score(rs);
             assertThat(all).hasSize(n);
             double[] tail = s.score(rs.subList(n - 100, n));
@@ -230,7 +231,7 @@ class OnnxScorerTest {
     @Test
     void scoreVectorsEqualsScoringTheRecords() throws Exception {
         List<FeatureRecord> rs = records(50);
-        FeatureLayout layout = FeatureLayout.V1;
+        FeatureLayout<FeatureRecord> layout = FeatureLayout.V1;
         float[] v = new float[rs.size() * layout.size()];
         int k = 0;
         for (FeatureRecord r : rs) {
@@ -238,7 +239,7 @@ class OnnxScorerTest {
                 v[k++] = (float) d;
             }
         }
-        try (OnnxScorer s = trained()) {
+        try (OnnxScorer<FeatureRecord> s = trained()) {
             assertThat(s.scoreVectors(v, rs.size())).isEqualTo(s.score(rs));
             assertThatThrownBy(() -> s.scoreVectors(new float[10], 2))
                     .isInstanceOf(IllegalArgumentException.class)
@@ -249,7 +250,7 @@ class OnnxScorerTest {
     @Test
     void concurrentScoringGivesTheSameResultsAsSequential() throws Exception {
         List<FeatureRecord> rs = records(500);
-        try (OnnxScorer s = trained()) {
+        try (OnnxScorer<FeatureRecord> s = trained()) {
             double[] expected = s.score(rs);
             ExecutorService pool = Executors.newFixedThreadPool(4);
             try {
@@ -285,7 +286,7 @@ class OnnxScorerTest {
 
     @Test
     void closedScorerRefusesToScore() throws Exception {
-        OnnxScorer s = trained();
+        OnnxScorer<FeatureRecord> s = trained();
         s.close();
         s.close(); // idempotent
         assertThatThrownBy(() -> s.score(records(1)))
@@ -297,7 +298,7 @@ class OnnxScorerTest {
 
     @Test
     void defaultModelLoadsFromTheClasspathAndSeparatesTypicalWindows() throws Exception {
-        try (OnnxScorer s = OnnxScorer.loadDefault()) {
+        try (OnnxScorer<FeatureRecord> s = OnnxScorer.loadDefault()) {
             assertThat(s.source()).isEqualTo("classpath:models/default/fraud-model.onnx");
             assertThat(s.metadata().name()).isEqualTo("fraud-window");
             assertThat(s.metadata().featureNames()).isEqualTo(FeatureLayout.V1.names());
@@ -316,5 +317,96 @@ class OnnxScorerTest {
             assertThat(scores[1]).isGreaterThan(0.9);
             assertThat(scores[2]).isGreaterThan(0.9);
         }
+    }
+
+    @Test
+    void defaultTransactionModelLoadsForTheTransactionLayoutOnlyAndSeparatesTypicalOnes()
+            throws Exception {
+        try (OnnxScorer<TransactionFeatures> s = OnnxScorer.loadDefaultTransactionModel()) {
+            assertThat(s.source()).isEqualTo("classpath:models/transaction/fraud-model.onnx");
+            assertThat(s.metadata().name()).isEqualTo("fraud-transaction");
+            assertThat(s.metadata().featureNames()).isEqualTo(FeatureLayout.TRANSACTION_V1.names());
+            assertThat(s.metadata().windowSize()).contains(Duration.ofMinutes(10));
+            TransactionFeatures shopping = transaction(1, 2_500, 2_500, 1, 1, 2_500, false);
+            TransactionFeatures takeover = transaction(9, 360_000, 90_000, 2, 9, 60_000, true);
+            double[] scores = s.score(List.of(shopping, takeover));
+            assertThat(scores[0]).isLessThan(0.05);
+            assertThat(scores[1]).isGreaterThan(0.9);
+        }
+        assertThatThrownBy(
+                        () ->
+                                OnnxScorer.fromBytes(
+                                        OnnxScorer.resourceBytes(
+                                                OnnxScorer.DEFAULT_TRANSACTION_MODEL_RESOURCE),
+                                        "tx",
+                                        FeatureLayout.V1))
+                .isInstanceOf(ModelLoadException.class);
+    }
+
+    /**
+     * The per-transaction path answers a retry with the original's features and scores them again:
+     * the same bits only if a row's score does not depend on the rest of its batch.
+     */
+    @Test
+    void aRowScoresTheSameBitsAloneAndInAnyBatchWithBothShippedModels() throws Exception {
+        java.util.SplittableRandom rnd = new java.util.SplittableRandom(17);
+        List<TransactionFeatures> rows = new java.util.ArrayList<>();
+        for (int i = 0; i < 300; i++) {
+            int n = 1 + rnd.nextInt(12);
+            long amount = 100 + rnd.nextInt(90_000);
+            rows.add(
+                    transaction(
+                            n,
+                            amount * n,
+                            amount,
+                            1 + rnd.nextInt(3),
+                            1 + rnd.nextInt(n),
+                            amount,
+                            rnd.nextBoolean()));
+        }
+        try (OnnxScorer<TransactionFeatures> s = OnnxScorer.loadDefaultTransactionModel()) {
+            double[] batch = s.score(rows);
+            double[] odd = s.score(rows.subList(7, 7 + 129));
+            for (int i = 0; i < rows.size(); i++) {
+                assertThat(s.score(rows.get(i))).as("row %d alone", i).isEqualTo(batch[i]);
+            }
+            for (int i = 0; i < odd.length; i++) {
+                assertThat(odd[i]).as("row %d in another batch", i + 7).isEqualTo(batch[i + 7]);
+            }
+        }
+        try (OnnxScorer<FeatureRecord> s = OnnxScorer.loadDefault()) {
+            List<FeatureRecord> windows = records(200);
+            double[] batch = s.score(windows);
+            for (int i = 0; i < windows.size(); i++) {
+                assertThat(s.score(windows.get(i))).as("window %d alone", i).isEqualTo(batch[i]);
+            }
+        }
+    }
+
+    private static TransactionFeatures transaction(
+            long txCount,
+            long amountSum,
+            long amountMax,
+            int devices,
+            int merchants,
+            long amount,
+            boolean newDevice) {
+        return TransactionFeatures.newBuilder()
+                .setTransactionId("t")
+                .setUserId("u-1")
+                .setEventTime(SyntheticWindows.START)
+                .setTrailingWindowMillis(600_000)
+                .setTxCount(txCount)
+                .setAmountSum(amountSum)
+                .setAmountMax(amountMax)
+                .setDistinctDevices(devices)
+                .setDistinctMerchants(merchants)
+                .setDistinctCountries(newDevice ? 2 : 1)
+                .setAmountMinor(amount)
+                .setNewDevice(newDevice)
+                .setNewMerchant(newDevice)
+                .setNewCountry(newDevice)
+                .setHistoryComplete(true)
+                .build();
     }
 }

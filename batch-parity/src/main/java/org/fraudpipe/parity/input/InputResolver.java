@@ -112,6 +112,7 @@ public final class InputResolver {
             case SCORES -> "scores";
             case LATE -> "late";
             case DEAD_LETTERS -> "dead-letters";
+            case TRANSACTION_SCORES -> "transaction-scores";
         };
     }
 
@@ -172,7 +173,7 @@ public final class InputResolver {
         return switch (s) {
             case TRANSACTIONS ->
                     ArchivePartition.covering(from, readEnd(period, windows, arrivalHorizon));
-            case LATE -> ArchivePartition.covering(from, dataEnd);
+            case LATE, TRANSACTION_SCORES -> ArchivePartition.covering(from, dataEnd);
             case FEATURES, SCORES -> ArchivePartition.covering(from, to);
             case DEAD_LETTERS ->
                     ArchivePartition.covering(

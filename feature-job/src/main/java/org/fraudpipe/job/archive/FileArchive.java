@@ -24,6 +24,7 @@ import org.fraudpipe.schemas.avro.DeadLetter;
 import org.fraudpipe.schemas.avro.FeatureRecord;
 import org.fraudpipe.schemas.avro.LateRecord;
 import org.fraudpipe.schemas.avro.ScoreRecord;
+import org.fraudpipe.schemas.avro.TransactionScore;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -141,6 +142,11 @@ public final class FileArchive implements Archive {
         attach(deadLetters, ArchiveStream.DEAD_LETTERS, DeadLetter.class);
     }
 
+    @Override
+    public void transactionScores(DataStream<TransactionScore> transactionScores) {
+        attach(transactionScores, ArchiveStream.TRANSACTION_SCORES, TransactionScore.class);
+    }
+
     private <T extends SpecificRecordBase> void attach(
             DataStream<T> records, ArchiveStream stream, Class<T> type) {
         records.sinkTo(sink(root, stream, type)).uid(uid(stream)).name(name(stream));
@@ -186,6 +192,7 @@ public final class FileArchive implements Archive {
             case SCORES -> Uids.ARCHIVE_SCORES_SINK;
             case LATE -> Uids.ARCHIVE_LATE_SINK;
             case DEAD_LETTERS -> Uids.ARCHIVE_DEAD_LETTERS_SINK;
+            case TRANSACTION_SCORES -> Uids.ARCHIVE_TRANSACTION_SCORES_SINK;
         };
     }
 
@@ -197,6 +204,7 @@ public final class FileArchive implements Archive {
             case SCORES -> OperatorNames.ARCHIVE_SCORES_SINK;
             case LATE -> OperatorNames.ARCHIVE_LATE_SINK;
             case DEAD_LETTERS -> OperatorNames.ARCHIVE_DEAD_LETTERS_SINK;
+            case TRANSACTION_SCORES -> OperatorNames.ARCHIVE_TRANSACTION_SCORES_SINK;
         };
     }
 

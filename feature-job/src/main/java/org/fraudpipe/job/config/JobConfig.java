@@ -28,6 +28,12 @@ public final class JobConfig {
         HASHMAP
     }
 
+    /** How the transaction-scores topic is written. */
+    public enum Delivery {
+        AT_LEAST_ONCE,
+        EXACTLY_ONCE
+    }
+
     /** Where a job without a checkpoint or savepoint starts reading. */
     public enum StartingOffsets {
         COMMITTED_OR_EARLIEST,
@@ -124,6 +130,22 @@ public final class JobConfig {
                             + review
                             + ")");
         }
+        trailingWindow();
+        requireNonNegative(JobOption.TRANSACTION_SCORING_MAX_DELAY, transactionScoringMaxDelay());
+        double txReview = probability(JobOption.TRANSACTION_REVIEW_THRESHOLD);
+        double txBlock = probability(JobOption.TRANSACTION_BLOCK_THRESHOLD);
+        if (txBlock < txReview) {
+            throw bad(
+                    JobOption.TRANSACTION_BLOCK_THRESHOLD,
+                    "("
+                            + txBlock
+                            + ") must be at least "
+                            + JobOption.TRANSACTION_REVIEW_THRESHOLD.flag()
+                            + " ("
+                            + txReview
+                            + ")");
+        }
+        transactionScoresDelivery();
         stateBackend();
         startingOffsets();
         checkpointDir();
@@ -227,6 +249,44 @@ public final class JobConfig {
 
     public Duration scoringMaxDelay() {
         return duration(JobOption.SCORING_MAX_DELAY);
+    }
+
+    /**
+     * T of the per-transaction path: {@code --trailing-window}, or the window size when it is
+     * empty.
+     */
+    public Duration trailingWindow() {
+        if (raw.get(JobOption.TRAILING_WINDOW).isEmpty()) {
+            return windowSize();
+        }
+        Duration d = duration(JobOption.TRAILING_WINDOW);
+        requirePositive(JobOption.TRAILING_WINDOW, d);
+        if (d.getNano() % 1_000_000 != 0) {
+            throw bad(JobOption.TRAILING_WINDOW, "must be a whole number of milliseconds");
+        }
+        return d;
+    }
+
+    /** The per-transaction model file, or empty for the default shipped in the scoring jar. */
+    public Optional<Path> transactionModel() {
+        String v = raw.get(JobOption.TRANSACTION_MODEL);
+        return v.isEmpty() ? Optional.empty() : Optional.of(Path.of(v));
+    }
+
+    public double transactionReviewThreshold() {
+        return probability(JobOption.TRANSACTION_REVIEW_THRESHOLD);
+    }
+
+    public double transactionBlockThreshold() {
+        return probability(JobOption.TRANSACTION_BLOCK_THRESHOLD);
+    }
+
+    public Duration transactionScoringMaxDelay() {
+        return duration(JobOption.TRANSACTION_SCORING_MAX_DELAY);
+    }
+
+    public Delivery transactionScoresDelivery() {
+        return enumValue(JobOption.TRANSACTION_SCORES_DELIVERY, Delivery.class);
     }
 
     public StateBackend stateBackend() {

@@ -56,13 +56,56 @@ public enum JobOption {
             "scoring-batch-size",
             Label.COUNT,
             "512",
-            "Most panes scored in one model call; a window-close burst is scored in such batches."),
+            "Most panes scored in one model call; a window-close burst is scored in such batches."
+                    + " Also the most transactions per call on the per-transaction path."),
     SCORING_MAX_DELAY(
             "scoring-max-delay",
             Label.DURATION,
             "100ms",
             "Longest a pane waits for its batch between watermarks (late re-fires); bursts are"
                     + " flushed at the watermark, and everything before each checkpoint."),
+
+    // Scores at arrival: the per-transaction path
+    TRAILING_WINDOW(
+            "trailing-window",
+            Label.DURATION,
+            "",
+            "Per-transaction path: each valid transaction is scored when it arrives, on the"
+                    + " features of its user's transactions with event time in (t - T, t] received"
+                    + " so far; this is T. Empty: the window size. Received transactions are kept"
+                    + " until the watermark passes their event time + T + allowed-lateness."),
+    TRANSACTION_MODEL(
+            "transaction-model",
+            Label.FILE,
+            "",
+            "ONNX model scoring every transaction at arrival; empty: the default per-transaction"
+                    + " model shipped in the scoring jar. Checked at start-up against the"
+                    + " per-transaction feature layout."),
+    TRANSACTION_REVIEW_THRESHOLD(
+            "transaction-review-threshold",
+            Label.SCORE,
+            "0.5",
+            "Score at or above which a transaction's decision is REVIEW."),
+    TRANSACTION_BLOCK_THRESHOLD(
+            "transaction-block-threshold",
+            Label.SCORE,
+            "0.9",
+            "Score at or above which a transaction's decision is BLOCK (at least the transaction"
+                    + " review threshold)."),
+    TRANSACTION_SCORING_MAX_DELAY(
+            "transaction-scoring-max-delay",
+            Label.DURATION,
+            "5ms",
+            "Longest a transaction waits for its scoring batch; batches are also flushed when full,"
+                    + " at each watermark and before each checkpoint."),
+    TRANSACTION_SCORES_DELIVERY(
+            "transaction-scores-delivery",
+            Label.DELIVERY,
+            "at-least-once",
+            "at-least-once: the transaction-scores topic is written at once by an idempotent"
+                    + " producer (a failover may write a score again, with the same values);"
+                    + " exactly-once: in Kafka transactions like the window topics, visible to"
+                    + " read_committed readers at each checkpoint."),
 
     // State and checkpoints
     STATE_BACKEND(
@@ -148,6 +191,7 @@ public enum JobOption {
         URL("URL"),
         NAME("NAME"),
         OFFSETS("POSITION"),
+        DELIVERY("at-least-once|exactly-once"),
         PREFIX("PREFIX");
 
         private final String text;
@@ -196,11 +240,19 @@ public enum JobOption {
     }
 
     /**
-     * The default as the help shows it: the value, or what an empty one means ({@link #MODEL}: the
-     * shipped default model).
+     * The default as the help shows it: the value, or what an empty one means (e.g. {@link #MODEL}:
+     * the shipped default model).
      */
     public String defaultDescription() {
-        return defaultValue.isEmpty() && this == MODEL ? DEFAULT_MODEL : defaultValue;
+        if (!defaultValue.isEmpty()) {
+            return defaultValue;
+        }
+        return switch (this) {
+            case MODEL -> DEFAULT_MODEL;
+            case TRANSACTION_MODEL -> "the shipped per-transaction model";
+            case TRAILING_WINDOW -> "the window size";
+            default -> defaultValue;
+        };
     }
 
     public String description() {

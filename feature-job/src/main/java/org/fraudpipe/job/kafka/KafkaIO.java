@@ -24,17 +24,18 @@ import org.fraudpipe.schemas.avro.DeadLetter;
 import org.fraudpipe.schemas.avro.FeatureRecord;
 import org.fraudpipe.schemas.avro.LateRecord;
 import org.fraudpipe.schemas.avro.ScoreRecord;
+import org.fraudpipe.schemas.avro.TransactionScore;
 import org.fraudpipe.schemas.avro.WindowKey;
 
 /**
  * The job's Kafka source and exactly-once sinks, from its {@link JobConfig}.
  *
- * <p>Exactly-once: every sink is transactional ({@link DeliveryGuarantee#EXACTLY_ONCE}), commits on
- * checkpoints, has its own transactional-id prefix ({@code <transactional-id-prefix>-<topic>}) and
- * an explicit {@code transaction.timeout.ms} (validated by {@link JobConfig} against the checkpoint
- * interval and the brokers' maximum). The source reads with {@code isolation.level=read_committed}
- * and commits offsets on checkpoints only for monitoring; its position lives in Flink's
- * checkpoints.
+ * <p>Exactly-once: every sink of the window path is transactional ({@link
+ * DeliveryGuarantee#EXACTLY_ONCE}), commits on checkpoints, has its own transactional-id prefix
+ * ({@code <transactional-id-prefix>-<topic>}) and an explicit {@code transaction.timeout.ms}
+ * (validated by {@link JobConfig} against the checkpoint interval and the brokers' maximum). The
+ * source reads with {@code isolation.level=read_committed} and commits offsets on checkpoints only
+ * for monitoring; its position lives in Flink's checkpoints.
  */
 public final class KafkaIO {
 
@@ -82,7 +83,10 @@ public final class KafkaIO {
                         .uid(Uids.KAFKA_SOURCE);
     }
 
-    /** The features, scores, late and dead-letter topics, exactly-once. */
+    /**
+     * The features, scores, late and dead-letter topics, exactly-once; the transaction-scores topic
+     * as {@code --transaction-scores-delivery} says.
+     */
     public static OutputSinks sinks(JobConfig config) {
         return new OutputSinks() {
             @Override
@@ -139,7 +143,48 @@ public final class KafkaIO {
                         .uid(Uids.DEAD_LETTERS_SINK)
                         .name(OperatorNames.DEAD_LETTERS_SINK);
             }
+
+            @Override
+            public void transactionScores(DataStream<TransactionScore> transactionScores) {
+                transactionScores
+                        .sinkTo(transactionScoresSink(config))
+                        .uid(Uids.TRANSACTION_SCORES_SINK)
+                        .name(OperatorNames.TRANSACTION_SCORES_SINK);
+            }
         };
+    }
+
+    /**
+     * The transaction-scores topic, keyed by transactionId, with the delivery of {@code
+     * --transaction-scores-delivery}: at-least-once (default) through an idempotent producer that
+     * sends at once (no linger: the score is for a decision waiting on it), visible to every reader
+     * immediately; after a failover the records since the last checkpoint are written again, with
+     * the same values. Exactly-once: transactional like the window topics, visible to {@code
+     * read_committed} readers at each checkpoint.
+     */
+    public static KafkaSink<TransactionScore> transactionScoresSink(JobConfig config) {
+        OutputRecordSerializer.KeyOf<TransactionScore> key = TransactionScore::getTransactionId;
+        if (config.transactionScoresDelivery() == JobConfig.Delivery.EXACTLY_ONCE) {
+            return sink(config, Topic.TRANSACTION_SCORES, TransactionScore.class, key);
+        }
+        String topicName = config.topics().name(Topic.TRANSACTION_SCORES);
+        Properties producer = new Properties();
+        producer.setProperty(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, "true");
+        producer.setProperty(ProducerConfig.ACKS_CONFIG, "all");
+        producer.setProperty(ProducerConfig.LINGER_MS_CONFIG, "0");
+        producer.setProperty(ProducerConfig.COMPRESSION_TYPE_CONFIG, "lz4");
+        return KafkaSink.<TransactionScore>builder()
+                .setBootstrapServers(config.bootstrapServers())
+                .setKafkaProducerConfig(producer)
+                .setRecordSerializer(
+                        new OutputRecordSerializer<>(
+                                Topic.TRANSACTION_SCORES,
+                                topicName,
+                                config.schemaRegistryUrl(),
+                                TransactionScore.class,
+                                key))
+                .setDeliveryGuarantee(DeliveryGuarantee.AT_LEAST_ONCE)
+                .build();
     }
 
     /** An exactly-once sink of one output topic. */

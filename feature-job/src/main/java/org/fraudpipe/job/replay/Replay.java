@@ -28,6 +28,7 @@ import org.fraudpipe.schemas.avro.Decision;
 import org.fraudpipe.schemas.avro.LateReason;
 import org.fraudpipe.schemas.avro.ScoreRecord;
 import org.fraudpipe.schemas.avro.Timing;
+import org.fraudpipe.schemas.avro.TransactionScore;
 
 /**
  * Runs a deterministic replay: the feature job's one topology ({@link FeatureJobTopology}) over a
@@ -94,6 +95,7 @@ public final class Replay {
         Path output = config.output();
         Files.createDirectories(output);
         config.scoring().scorer().validate();
+        config.transactions().scorer().validate();
         Configuration conf = flinkConfiguration(config);
         if (progress.isOn()) {
             JobCounters.liveOn(conf);
@@ -116,7 +118,7 @@ public final class Replay {
                     new ReplaySource(
                             config.input(), config.outOfOrderness(), config.futureTolerance()),
                     config.windows(),
-                    config.scoring(),
+                    config.topologyScoring(),
                     new ReplaySinks(staging.dir()),
                     config.archive() == null
                             ? null
@@ -136,6 +138,7 @@ public final class Replay {
         var scores = canonical(ReplayOutput.SCORES, staging);
         var late = canonical(ReplayOutput.LATE, staging);
         var deadLetters = canonical(ReplayOutput.DEAD_LETTERS, staging);
+        var transactionScores = canonical(ReplayOutput.TRANSACTION_SCORES, staging);
 
         long in = counter(result, IngestRouter.RECORDS_IN);
         long valid = counter(result, IngestRouter.RECORDS_VALID);
@@ -162,6 +165,16 @@ public final class Replay {
                 "quarantined records",
                 counter(result, IngestRouter.RECORDS_QUARANTINED),
                 quarantined);
+        // Every valid, not future-dated record gets one answer (a retry too). A replay starts
+        // without state, so the router's valid records are exactly those.
+        if (transactionScores.size() != valid) {
+            throw new IllegalStateException(
+                    valid
+                            + " valid records but "
+                            + transactionScores.size()
+                            + " transaction scores: every valid transaction is scored on"
+                            + " arrival");
+        }
 
         // Only now, with every output read and checked, is anything replaced.
         List<Path> files = new ArrayList<>();
@@ -172,6 +185,9 @@ public final class Replay {
         files.add(
                 StagedOutput.writeAtomically(
                         out, ReplayOutput.DEAD_LETTERS.fileName(), deadLetters));
+        files.add(
+                StagedOutput.writeAtomically(
+                        out, ReplayOutput.TRANSACTION_SCORES.fileName(), transactionScores));
         files.add(writePolicy(out, config.policy()));
         return new ReplaySummary(
                 config.input(),
@@ -182,7 +198,15 @@ public final class Replay {
                 tooLate,
                 features.size(),
                 latePanes,
-                decisionCounts(scores),
+                decisionCounts(scores, ScoreRecord::getDecision),
+                transactionScores.stream()
+                        .map(l -> l.record().getTransactionId())
+                        .distinct()
+                        .count(),
+                decisionCounts(transactionScores, TransactionScore::getDecision),
+                transactionScores.stream()
+                        .filter(l -> !l.record().getFeatures().getHistoryComplete())
+                        .count(),
                 files,
                 Duration.ofNanos(System.nanoTime() - began));
     }
@@ -207,10 +231,11 @@ public final class Replay {
         return StagedOutput.canonical(output, StagedOutput.read(output, staging));
     }
 
-    private static Map<Decision, Long> decisionCounts(List<StagedOutput.Line<ScoreRecord>> scores) {
+    private static <T> Map<Decision, Long> decisionCounts(
+            List<StagedOutput.Line<T>> scores, java.util.function.Function<T, Decision> decision) {
         Map<Decision, Long> counts = new EnumMap<>(Decision.class);
-        for (StagedOutput.Line<ScoreRecord> s : scores) {
-            counts.merge(s.record().getDecision(), 1L, Long::sum);
+        for (StagedOutput.Line<T> s : scores) {
+            counts.merge(decision.apply(s.record()), 1L, Long::sum);
         }
         return counts;
     }

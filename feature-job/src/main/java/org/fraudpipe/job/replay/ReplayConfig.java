@@ -6,6 +6,7 @@ import java.util.Objects;
 import org.fraudpipe.job.config.JobConfig;
 import org.fraudpipe.job.scoring.OnnxPaneScorer;
 import org.fraudpipe.job.topology.FeatureJobTopology;
+import org.fraudpipe.job.transaction.OnnxTransactionScorer;
 import org.fraudpipe.job.window.FeatureWindowSpec;
 import org.fraudpipe.job.window.ProcessingTimeSource;
 
@@ -26,6 +27,7 @@ import org.fraudpipe.job.window.ProcessingTimeSource;
  * @param maxParallelism key groups
  * @param stateBackend of the windows
  * @param scoring the model that scores every pane, and its batching
+ * @param transactions the per-transaction path: its model, trailing window and batching
  * @param archive the root of the archive the replay writes (the streaming job's layout, any Flink
  *     file system), or null for none
  */
@@ -39,6 +41,7 @@ public record ReplayConfig(
         int maxParallelism,
         JobConfig.StateBackend stateBackend,
         FeatureJobTopology.Scoring scoring,
+        FeatureJobTopology.PerTransaction transactions,
         org.apache.flink.core.fs.Path archive) {
 
     public ReplayConfig {
@@ -48,6 +51,7 @@ public record ReplayConfig(
         Objects.requireNonNull(futureTolerance, "futureTolerance");
         Objects.requireNonNull(stateBackend, "stateBackend");
         Objects.requireNonNull(scoring, "scoring");
+        Objects.requireNonNull(transactions, "transactions");
         if (windows.processingTime() != ProcessingTimeSource.WATERMARK) {
             throw new IllegalArgumentException(
                     "a replay's windows must take processing time from the watermark, got "
@@ -79,7 +83,23 @@ public record ReplayConfig(
                         OnnxPaneScorer.Factory.of(job),
                         job.scoringBatchSize(),
                         job.scoringMaxDelay()),
+                perTransaction(job),
                 null);
+    }
+
+    /** The per-transaction path as {@code job} configures it. */
+    public static FeatureJobTopology.PerTransaction perTransaction(JobConfig job) {
+        return new FeatureJobTopology.PerTransaction(
+                OnnxTransactionScorer.Factory.of(job),
+                job.trailingWindow(),
+                job.scoringBatchSize(),
+                job.transactionScoringMaxDelay());
+    }
+
+    /** The scoring the topology runs: panes and the per-transaction path. */
+    public FeatureJobTopology.Scoring topologyScoring() {
+        return new FeatureJobTopology.Scoring(
+                scoring.scorer(), scoring.maxBatchSize(), scoring.maxDelay(), transactions);
     }
 
     /** This replay, also archiving under {@code root} (null: archiving nothing). */
@@ -107,6 +127,7 @@ public record ReplayConfig(
                 maxParallelism,
                 stateBackend,
                 scoring,
+                transactions,
                 root);
     }
 }

@@ -7,6 +7,7 @@ import org.fraudpipe.schemas.avro.DeadLetter;
 import org.fraudpipe.schemas.avro.FeatureRecord;
 import org.fraudpipe.schemas.avro.LateRecord;
 import org.fraudpipe.schemas.avro.ScoreRecord;
+import org.fraudpipe.schemas.avro.TransactionScore;
 
 /**
  * One output file of a replay: its name, its record type and its canonical order.
@@ -64,8 +65,20 @@ public record ReplayOutput<T extends SpecificRecordBase>(
                             .thenComparingInt(DeadLetter::getSourcePartition)
                             .thenComparingLong(DeadLetter::getSourceOffset));
 
+    /**
+     * Every transaction's score at arrival: by transaction id, then the time it was answered
+     * ({@code scoredAt}: the arrival, in a replay; a retry's answer after the original's).
+     */
+    public static final ReplayOutput<TransactionScore> TRANSACTION_SCORES =
+            new ReplayOutput<>(
+                    "transaction-scores",
+                    TransactionScore.class,
+                    Comparator.comparing(TransactionScore::getTransactionId)
+                            .thenComparing(TransactionScore::getScoredAt));
+
     /** Every output of a replay, in the order they are written. */
-    public static final List<ReplayOutput<?>> ALL = List.of(FEATURES, SCORES, LATE, DEAD_LETTERS);
+    public static final List<ReplayOutput<?>> ALL =
+            List.of(FEATURES, SCORES, LATE, DEAD_LETTERS, TRANSACTION_SCORES);
 
     /** The final file's name, e.g. {@code features.jsonl}. */
     public String fileName() {

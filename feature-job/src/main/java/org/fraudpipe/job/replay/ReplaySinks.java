@@ -14,6 +14,7 @@ import org.fraudpipe.schemas.avro.DeadLetter;
 import org.fraudpipe.schemas.avro.FeatureRecord;
 import org.fraudpipe.schemas.avro.LateRecord;
 import org.fraudpipe.schemas.avro.ScoreRecord;
+import org.fraudpipe.schemas.avro.TransactionScore;
 
 /**
  * The replay's {@link OutputSinks}: each output stream goes through a {@link FileSink} into its own
@@ -63,6 +64,14 @@ public final class ReplaySinks implements OutputSinks {
                 .sinkTo(fileSink(ReplayOutput.DEAD_LETTERS))
                 .uid(Uids.REPLAY_DEAD_LETTERS_SINK)
                 .name(OperatorNames.REPLAY_DEAD_LETTERS_SINK);
+    }
+
+    @Override
+    public void transactionScores(DataStream<TransactionScore> transactionScores) {
+        transactionScores
+                .sinkTo(fileSink(ReplayOutput.TRANSACTION_SCORES))
+                .uid(Uids.REPLAY_TRANSACTION_SCORES_SINK)
+                .name(OperatorNames.REPLAY_TRANSACTION_SCORES_SINK);
     }
 
     /** The staging directory of one output. */

@@ -21,6 +21,10 @@ import org.fraudpipe.schemas.avro.Decision;
  * @param featurePanes lines in {@code features.jsonl}
  * @param latePanes of those, panes with timing LATE (fired by records within the allowed lateness)
  * @param decisions lines in {@code scores.jsonl} by decision (one score per pane)
+ * @param scoredTransactions distinct transaction ids in {@code transaction-scores.jsonl}
+ * @param transactionDecisions lines in {@code transaction-scores.jsonl} by decision (one per valid
+ *     record: a retry is answered again)
+ * @param historyIncomplete lines of those scored with {@code historyComplete} false
  * @param files the output files written
  * @param elapsed wall-clock time of the run (console only; never in the files)
  */
@@ -34,6 +38,9 @@ public record ReplaySummary(
         long featurePanes,
         long latePanes,
         Map<Decision, Long> decisions,
+        long scoredTransactions,
+        Map<Decision, Long> transactionDecisions,
+        long historyIncomplete,
         List<Path> files,
         Duration elapsed) {
 
@@ -74,6 +81,27 @@ public record ReplaySummary(
                         + decisions.getOrDefault(Decision.REVIEW, 0L)
                         + ", BLOCK "
                         + decisions.getOrDefault(Decision.BLOCK, 0L));
+        long answers = transactionDecisions.values().stream().mapToLong(Long::longValue).sum();
+        row(
+                b,
+                "tx scores",
+                answers,
+                "at arrival, trailing-window="
+                        + Durations.format(config.transactions().trailingWindow())
+                        + ": "
+                        + scoredTransactions
+                        + " ids ("
+                        + (answers - scoredTransactions)
+                        + " retries answered again), ALLOW "
+                        + transactionDecisions.getOrDefault(Decision.ALLOW, 0L)
+                        + ", REVIEW "
+                        + transactionDecisions.getOrDefault(Decision.REVIEW, 0L)
+                        + ", BLOCK "
+                        + transactionDecisions.getOrDefault(Decision.BLOCK, 0L)
+                        + "; "
+                        + historyIncomplete
+                        + " with part of their trailing window evicted (arrived more than"
+                        + " allowed-lateness behind the watermark)");
         b.append("  wrote\n");
         for (Path f : files) {
             b.append("    ").append(f).append('\n');

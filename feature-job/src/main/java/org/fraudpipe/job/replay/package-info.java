@@ -1,7 +1,8 @@
 /**
  * Deterministic replay ({@code ./fraud replay}): the feature job's one topology over a JSON Lines
  * file of transactions in arrival order, in a local MiniCluster, writing {@code features.jsonl},
- * {@code late.jsonl} and {@code dead-letters.jsonl}. Same input and options, byte-identical files.
+ * {@code scores.jsonl}, {@code late.jsonl}, {@code dead-letters.jsonl} and {@code
+ * transaction-scores.jsonl}. Same input and options, byte-identical files.
  *
  * <h2>How the output is made deterministic</h2>
  *
@@ -21,7 +22,9 @@
  *       never future-dated); an unreadable line uses the latest arrival read before it. {@code
  *       emittedAt} and {@code detectedAt} of the windows come from the watermark ({@link
  *       org.fraudpipe.job.window.ProcessingTimeSource#WATERMARK}): in a replay there is no wall
- *       clock; they are the event-time progress at the firing.
+ *       clock; they are the event-time progress at the firing. A transaction's {@code scoredAt} is
+ *       the arrival it answers (scored at once; for a retry, the retry's arrival), and the
+ *       per-transaction path sees the same per-record watermarks as the windows.
  *   <li><b>A canonical file order.</b> Sinks of parallel subtasks interleave arbitrarily, so they
  *       only stage records ({@link org.fraudpipe.job.replay.ReplaySinks}); after the job the client
  *       sorts each output by its key and then by the whole line ({@link

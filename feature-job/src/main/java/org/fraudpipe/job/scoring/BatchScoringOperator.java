@@ -1,5 +1,6 @@
 package org.fraudpipe.job.scoring;
 
+import java.io.Serializable;
 import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.List;
@@ -17,27 +18,33 @@ import org.fraudpipe.schemas.avro.FeatureRecord;
 import org.fraudpipe.schemas.avro.ScoreRecord;
 
 /**
- * Scores window panes in batches, inline, chained to the window operator.
+ * Scores records in batches, inline, chained to the operator that produces them: window panes after
+ * the window operator ({@link #panes}), transactions after the trailing features of the
+ * per-transaction path ({@code TransactionScoring}).
  *
  * <p>Why batches: all users' windows close on the same watermark, so window close is a burst of
  * panes, and the model scores a batch of rows far cheaper per row than one row at a time. The
  * window operator emits the whole burst before it forwards that watermark; this operator buffers
- * panes and flushes when the buffer is full ({@code maxBatchSize}), when a watermark arrives (end
- * of a burst), after {@code maxDelayMillis} of processing time (late re-fires arrive between
- * watermarks), before every checkpoint barrier, and at the end of input.
+ * its input and flushes when the buffer is full ({@code maxBatchSize}), when a watermark arrives
+ * (end of a burst), after {@code maxDelayMillis} of processing time since the first buffered record
+ * (late re-fires arrive between watermarks; on the per-transaction path, a few milliseconds: no
+ * transaction waits longer for its score), before every checkpoint barrier, and at the end of
+ * input.
  *
  * <p>Invariants: the buffer is empty whenever a checkpoint is taken (flushed in {@link
  * #prepareSnapshotPreBarrier}), so the operator has no state and exactly-once holds; scores leave
- * in the order panes arrived (FIFO), so the revisions of one window stay in order downstream; each
- * score keeps its pane's stream timestamp; a watermark is forwarded only after every pane before it
- * was scored.
+ * in the order their inputs arrived (FIFO), so the revisions of one window stay in order
+ * downstream; each score keeps its input's stream timestamp; a watermark is forwarded only after
+ * every record before it was scored.
  *
- * <p>Metrics: {@value #SCORED} and, per decision, {@value #DECISIONS_ALLOW}, {@value
- * #DECISIONS_REVIEW}, {@value #DECISIONS_BLOCK} (counters, also accumulators: {@link Tally});
- * {@value #BATCH_SIZE} and {@value #BATCH_MICROS} (histograms of the batches scored).
+ * <p>Metrics ({@link MetricNames}; {@link MetricNames#PANES} for panes): the records scored and,
+ * per decision, counters that are also accumulators ({@link Tally}); histograms of the batch sizes
+ * and of the model call's time; and, where the scorer knows the Kafka record timestamp of an input
+ * ({@link BatchScorer#recordTimestampOf}), a histogram of the latency from that timestamp to the
+ * moment the score is handed to the next operator (the sink), wall-clock milliseconds.
  */
-public final class BatchScoringOperator extends AbstractStreamOperator<ScoreRecord>
-        implements OneInputStreamOperator<FeatureRecord, ScoreRecord> {
+public final class BatchScoringOperator<I, O> extends AbstractStreamOperator<O>
+        implements OneInputStreamOperator<I, O> {
 
     private static final long serialVersionUID = 1L;
 
@@ -48,32 +55,73 @@ public final class BatchScoringOperator extends AbstractStreamOperator<ScoreReco
     public static final String BATCH_SIZE = "fraudScoringBatchSize";
     public static final String BATCH_MICROS = "fraudScoringBatchMicros";
 
-    private final PaneScorer.Factory scorerFactory;
+    /**
+     * The metric names of one scoring stage.
+     *
+     * @param latency the latency histogram, or null for none
+     */
+    public record MetricNames(
+            String scored,
+            String allow,
+            String review,
+            String block,
+            String batchSize,
+            String batchMicros,
+            String latency)
+            implements Serializable {
+
+        /** The window path's names. */
+        public static final MetricNames PANES =
+                new MetricNames(
+                        SCORED,
+                        DECISIONS_ALLOW,
+                        DECISIONS_REVIEW,
+                        DECISIONS_BLOCK,
+                        BATCH_SIZE,
+                        BATCH_MICROS,
+                        null);
+
+        /** The counter of records scored with {@code decision}. */
+        public String decision(Decision decision) {
+            return switch (decision) {
+                case ALLOW -> allow;
+                case REVIEW -> review;
+                case BLOCK -> block;
+            };
+        }
+    }
+
+    private final BatchScorer.Factory<I, O> scorerFactory;
     private final int maxBatchSize;
     private final long maxDelayMillis;
     private final ProcessingTimeSource clock;
+    private final MetricNames names;
 
-    /** Tells the scorer to stamp each score with its pane's {@code emittedAt}. */
+    /** Tells the scorer to stamp each score with its input's own deterministic time. */
     public static final long SCORED_AT_EMITTED_AT = Long.MIN_VALUE;
 
-    private transient PaneScorer scorer;
-    private transient List<FeatureRecord> panes;
+    private transient BatchScorer<I, O> scorer;
+    private transient List<I> buffer;
     private transient List<Long> timestamps;
     private transient boolean flushScheduled;
     private transient Tally scored;
     private transient Map<Decision, Tally> decisions;
     private transient Histogram batchSize;
     private transient Histogram batchMicros;
+    private transient Histogram latency;
 
     /**
-     * @param clock where {@code scoredAt} comes from: the wall clock, or in a replay the pane's own
-     *     {@code emittedAt} (the watermark at its firing), which keeps replays deterministic
+     * @param clock where {@code scoredAt} comes from: the wall clock, or in a replay each input's
+     *     own deterministic time (a pane's {@code emittedAt}, the watermark at its firing), which
+     *     keeps replays deterministic
+     * @param names the stage's metric names
      */
     public BatchScoringOperator(
-            PaneScorer.Factory scorerFactory,
+            BatchScorer.Factory<I, O> scorerFactory,
             int maxBatchSize,
             long maxDelayMillis,
-            ProcessingTimeSource clock) {
+            ProcessingTimeSource clock,
+            MetricNames names) {
         if (maxBatchSize < 1) {
             throw new IllegalArgumentException("scoring batch size must be at least 1");
         }
@@ -84,31 +132,51 @@ public final class BatchScoringOperator extends AbstractStreamOperator<ScoreReco
         this.maxBatchSize = maxBatchSize;
         this.maxDelayMillis = maxDelayMillis;
         this.clock = clock;
+        this.names = names;
+    }
+
+    /** The window path's scoring of panes, with its metric names ({@link MetricNames#PANES}). */
+    public static BatchScoringOperator<FeatureRecord, ScoreRecord> panes(
+            PaneScorer.Factory scorerFactory,
+            int maxBatchSize,
+            long maxDelayMillis,
+            ProcessingTimeSource clock) {
+        return new BatchScoringOperator<>(
+                scorerFactory, maxBatchSize, maxDelayMillis, clock, MetricNames.PANES);
     }
 
     @Override
     public void open() throws Exception {
         super.open();
         scorer = scorerFactory.create();
-        panes = new ArrayList<>(maxBatchSize);
+        buffer = new ArrayList<>(maxBatchSize);
         timestamps = new ArrayList<>(maxBatchSize);
-        scored = Tally.register(getRuntimeContext(), getMetricGroup(), SCORED);
+        scored = Tally.register(getRuntimeContext(), getMetricGroup(), names.scored());
         decisions = new EnumMap<>(Decision.class);
         for (Decision d : Decision.values()) {
             decisions.put(
-                    d, Tally.register(getRuntimeContext(), getMetricGroup(), decisionMetric(d)));
+                    d, Tally.register(getRuntimeContext(), getMetricGroup(), names.decision(d)));
         }
         batchSize =
-                getMetricGroup().histogram(BATCH_SIZE, new DescriptiveStatisticsHistogram(1024));
+                getMetricGroup()
+                        .histogram(names.batchSize(), new DescriptiveStatisticsHistogram(1024));
         batchMicros =
-                getMetricGroup().histogram(BATCH_MICROS, new DescriptiveStatisticsHistogram(1024));
+                getMetricGroup()
+                        .histogram(names.batchMicros(), new DescriptiveStatisticsHistogram(1024));
+        latency =
+                names.latency() == null
+                        ? null
+                        : getMetricGroup()
+                                .histogram(
+                                        names.latency(),
+                                        new DescriptiveStatisticsHistogram(10_000));
     }
 
     @Override
-    public void processElement(StreamRecord<FeatureRecord> element) {
-        panes.add(element.getValue());
+    public void processElement(StreamRecord<I> element) {
+        buffer.add(element.getValue());
         timestamps.add(element.hasTimestamp() ? element.getTimestamp() : Long.MIN_VALUE);
-        if (panes.size() >= maxBatchSize) {
+        if (buffer.size() >= maxBatchSize) {
             flush();
         } else if (!flushScheduled) {
             flushScheduled = true;
@@ -148,44 +216,53 @@ public final class BatchScoringOperator extends AbstractStreamOperator<ScoreReco
 
     /** The name of the counter of panes scored with {@code decision}. */
     public static String decisionMetric(Decision decision) {
-        return switch (decision) {
-            case ALLOW -> DECISIONS_ALLOW;
-            case REVIEW -> DECISIONS_REVIEW;
-            case BLOCK -> DECISIONS_BLOCK;
-        };
+        return MetricNames.PANES.decision(decision);
     }
 
     private void flush() {
         flushScheduled = false;
-        if (panes.isEmpty()) {
+        if (buffer.isEmpty()) {
             return;
         }
         long start = System.nanoTime();
-        List<ScoreRecord> scores =
+        List<O> scores =
                 scorer.score(
-                        panes,
+                        buffer,
                         clock == ProcessingTimeSource.WALL_CLOCK
                                 ? getProcessingTimeService().getCurrentProcessingTime()
                                 : SCORED_AT_EMITTED_AT);
         batchMicros.update((System.nanoTime() - start) / 1000);
-        batchSize.update(panes.size());
-        if (scores.size() != panes.size()) {
+        batchSize.update(buffer.size());
+        if (scores.size() != buffer.size()) {
             throw new IllegalStateException(
-                    "scorer returned " + scores.size() + " scores for " + panes.size() + " panes");
+                    "scorer returned "
+                            + scores.size()
+                            + " scores for "
+                            + buffer.size()
+                            + " records");
         }
-        StreamRecord<ScoreRecord> reuse = new StreamRecord<>(null);
+        // The scores are handed to the sink now: one wall-clock reading for the batch.
+        long handedOver = latency == null ? 0 : System.currentTimeMillis();
+        StreamRecord<O> reuse = new StreamRecord<>(null);
         for (int i = 0; i < scores.size(); i++) {
             long ts = timestamps.get(i);
-            decisions.get(scores.get(i).getDecision()).inc();
+            O score = scores.get(i);
+            decisions.get(scorer.decisionOf(score)).inc();
+            if (latency != null) {
+                long recorded = scorer.recordTimestampOf(buffer.get(i));
+                if (recorded != BatchScorer.NO_TIMESTAMP) {
+                    latency.update(Math.max(0, handedOver - recorded));
+                }
+            }
             if (ts == Long.MIN_VALUE) {
                 reuse.eraseTimestamp();
-                output.collect(reuse.replace(scores.get(i)));
+                output.collect(reuse.replace(score));
             } else {
-                output.collect(reuse.replace(scores.get(i), ts));
+                output.collect(reuse.replace(score, ts));
             }
         }
         scored.inc(scores.size());
-        panes.clear();
+        buffer.clear();
         timestamps.clear();
     }
 }

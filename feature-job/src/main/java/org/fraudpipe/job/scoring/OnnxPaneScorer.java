@@ -24,11 +24,11 @@ import org.fraudpipe.scoring.OnnxScorer;
  */
 public final class OnnxPaneScorer implements PaneScorer {
 
-    private final OnnxScorer scorer;
+    private final OnnxScorer<FeatureRecord> scorer;
     private final DecisionThresholds thresholds;
     private final ModelMetadata model;
 
-    private OnnxPaneScorer(OnnxScorer scorer, DecisionThresholds thresholds) {
+    private OnnxPaneScorer(OnnxScorer<FeatureRecord> scorer, DecisionThresholds thresholds) {
         this.scorer = scorer;
         this.thresholds = thresholds;
         this.model = scorer.metadata();
@@ -110,7 +110,8 @@ public final class OnnxPaneScorer implements PaneScorer {
 
         /** Loads and checks the model, returning its metadata; throws naming the problem. */
         public ModelMetadata check() {
-            try (OnnxScorer scorer = OnnxScorer.fromBytes(model, source, FeatureLayout.V1)) {
+            try (OnnxScorer<FeatureRecord> scorer =
+                    OnnxScorer.fromBytes(model, source, FeatureLayout.V1)) {
                 return scorer.metadata();
             } catch (ModelLoadException e) {
                 throw new IllegalStateException(e.getMessage(), e);

@@ -5,8 +5,9 @@ import org.fraudpipe.schemas.avro.ArchivedTransaction;
 
 /**
  * Where the job archives what it received and what it served, for the batch parity check and
- * training export: a second set of {@link OutputSinks} (features, scores, late records and dead
- * letters, attached to the very streams the output sinks get) plus the transactions received.
+ * training export: a second set of {@link OutputSinks} (features, scores, late records, dead
+ * letters and transaction scores, attached to the very streams the output sinks get) plus the
+ * transactions received.
  *
  * <p>Why an explicit second argument of {@link FeatureJobTopology#build} rather than a decorator
  * around the output sinks: the received transactions are not an output of the job, so a decorator

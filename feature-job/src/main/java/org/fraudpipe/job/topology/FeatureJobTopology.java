@@ -10,6 +10,8 @@ import org.fraudpipe.job.ingest.IngestRouter;
 import org.fraudpipe.job.ingest.IngestedRecord;
 import org.fraudpipe.job.scoring.BatchScoringOperator;
 import org.fraudpipe.job.scoring.PaneScorer;
+import org.fraudpipe.job.transaction.TransactionScorer;
+import org.fraudpipe.job.transaction.TransactionScoring;
 import org.fraudpipe.job.window.FeatureWindowSpec;
 import org.fraudpipe.job.window.FeatureWindows;
 import org.fraudpipe.job.window.WindowedFeatures;
@@ -19,6 +21,7 @@ import org.fraudpipe.schemas.avro.FeatureRecord;
 import org.fraudpipe.schemas.avro.LateRecord;
 import org.fraudpipe.schemas.avro.ScoreRecord;
 import org.fraudpipe.schemas.avro.Transaction;
+import org.fraudpipe.schemas.avro.TransactionScore;
 
 /**
  * The one topology of the feature job, with its source and sinks injected: Kafka in production,
@@ -34,8 +37,11 @@ import org.fraudpipe.schemas.avro.Transaction;
  *                          |                                  \-> batch scoring -> scores
  *                          \-> too-late side output -------> late (TOO_LATE)
  *
+ *   source -> valid, not future-dated -> keyBy(userId) -> trailing features as of arrival
+ *                                       -> per-transaction scoring -> transaction scores
+ *
  *   source -> received transactions (valid, quarantined included) -> archive: transactions
- *   features, scores, late, dead letters ---------------------------> archive: the same streams
+ *   features, scores, late, dead letters, transaction scores --------> archive: the same streams
  * </pre>
  *
  * <p>The ingest router runs at its source's parallelism (a forward, chained edge), so it sees every
@@ -43,7 +49,10 @@ import org.fraudpipe.schemas.avro.Transaction;
  * router at parallelism 1 give every window subtask one ordered input channel.
  *
  * <p>Scoring is optional ({@link Scoring}): chained to the window operator, it scores every pane,
- * on time and late, in batches ({@link BatchScoringOperator}).
+ * on time and late, in batches ({@link BatchScoringOperator}). With {@link Scoring#transactions()}
+ * the topology also scores every valid transaction when it arrives ({@link TransactionScoring}): a
+ * second path beside the windows, from the same source records, sharing the feature core; the
+ * window path's operators, uids and outputs are the same with or without it.
  *
  * <p>The archive is optional too ({@link Archive}): a second set of sinks attached here, next to
  * the output sinks, to the very same streams (so the archive holds exactly what was served), plus
@@ -59,19 +68,43 @@ public final class FeatureJobTopology {
      * @param scores every pane's score, or null when the topology does not score
      * @param received every valid transaction received, as archived; null when the topology does
      *     not archive
+     * @param transactionScores every valid transaction's score at arrival, or null when the
+     *     topology does not score transactions
      */
     public record Streams(
             DataStream<FeatureRecord> features,
             DataStream<ScoreRecord> scores,
             DataStream<LateRecord> late,
             DataStream<DeadLetter> deadLetters,
-            DataStream<ArchivedTransaction> received) {}
+            DataStream<ArchivedTransaction> received,
+            DataStream<TransactionScore> transactionScores) {}
 
     /**
      * The scoring stage: the model (validated on the client before the job is built) and how panes
-     * are batched.
+     * are batched; and the per-transaction path, or null for none.
      */
-    public record Scoring(PaneScorer.Factory scorer, int maxBatchSize, Duration maxDelay) {}
+    public record Scoring(
+            PaneScorer.Factory scorer,
+            int maxBatchSize,
+            Duration maxDelay,
+            PerTransaction transactions) {
+
+        /** Panes only, no per-transaction path. */
+        public Scoring(PaneScorer.Factory scorer, int maxBatchSize, Duration maxDelay) {
+            this(scorer, maxBatchSize, maxDelay, null);
+        }
+    }
+
+    /**
+     * The per-transaction path: its model (validated on the client first), its trailing window and
+     * how transactions are batched. Its allowed lateness (how long received transactions outlive
+     * their trailing window) and its clock are the windows'.
+     */
+    public record PerTransaction(
+            TransactionScorer.Factory scorer,
+            Duration trailingWindow,
+            int maxBatchSize,
+            Duration maxDelay) {}
 
     private FeatureJobTopology() {}
 
@@ -134,6 +167,9 @@ public final class FeatureJobTopology {
         }
         sinks.late(streams.late());
         sinks.deadLetters(streams.deadLetters());
+        if (streams.transactionScores() != null) {
+            sinks.transactionScores(streams.transactionScores());
+        }
     }
 
     private static Streams build(
@@ -162,7 +198,7 @@ public final class FeatureJobTopology {
                         : features.transform(
                                         OperatorNames.SCORING,
                                         TypeInformation.of(ScoreRecord.class),
-                                        new BatchScoringOperator(
+                                        BatchScoringOperator.panes(
                                                 scoring.scorer(),
                                                 scoring.maxBatchSize(),
                                                 scoring.maxDelay().toMillis(),
@@ -178,7 +214,24 @@ public final class FeatureJobTopology {
                                 .name(OperatorNames.ARCHIVE_RECEIVED)
                                 .setParallelism(ingested.getParallelism())
                         : null;
+        DataStream<TransactionScore> transactionScores =
+                scoring == null || scoring.transactions() == null
+                        ? null
+                        : TransactionScoring.apply(
+                                ingested,
+                                new TransactionScoring.Spec(
+                                        scoring.transactions().scorer(),
+                                        scoring.transactions().trailingWindow(),
+                                        spec.allowedLateness(),
+                                        scoring.transactions().maxBatchSize(),
+                                        scoring.transactions().maxDelay(),
+                                        spec.processingTime()));
         return new Streams(
-                features, scores, late, valid.getSideOutput(IngestRouter.DEAD_LETTERS), received);
+                features,
+                scores,
+                late,
+                valid.getSideOutput(IngestRouter.DEAD_LETTERS),
+                received,
+                transactionScores);
     }
 }

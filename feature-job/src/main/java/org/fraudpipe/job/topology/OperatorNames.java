@@ -25,6 +25,13 @@ public final class OperatorNames {
     public static final String ARCHIVE_SCORES_SINK = "Scores to archive";
     public static final String ARCHIVE_LATE_SINK = "Late records to archive";
     public static final String ARCHIVE_DEAD_LETTERS_SINK = "Dead letters to archive";
+    public static final String TRANSACTIONS_TO_SCORE = "Transactions to score";
+    public static final String TRAILING_FEATURES = "Trailing features";
+    public static final String TRANSACTION_SCORING = "Score transactions";
+    public static final String TRANSACTION_SCORES_SINK = "Transaction scores to Kafka";
+    public static final String REPLAY_TRANSACTION_SCORES_SINK =
+            "Transaction scores to replay files";
+    public static final String ARCHIVE_TRANSACTION_SCORES_SINK = "Transaction scores to archive";
 
     private OperatorNames() {}
 }

@@ -5,6 +5,7 @@ import org.fraudpipe.schemas.avro.DeadLetter;
 import org.fraudpipe.schemas.avro.FeatureRecord;
 import org.fraudpipe.schemas.avro.LateRecord;
 import org.fraudpipe.schemas.avro.ScoreRecord;
+import org.fraudpipe.schemas.avro.TransactionScore;
 
 /**
  * Where the job's outputs go: Kafka topics in production, JSON Lines files in a replay, collections
@@ -29,4 +30,10 @@ public interface OutputSinks {
 
     /** Records that could not become valid transactions, with their bytes and the reason. */
     void deadLetters(DataStream<DeadLetter> deadLetters);
+
+    /**
+     * Every valid transaction's score at arrival, keyed by transactionId (a retry answered again is
+     * a second record with the same values). Only called when the topology scores transactions.
+     */
+    void transactionScores(DataStream<TransactionScore> transactionScores);
 }

@@ -48,6 +48,28 @@ public final class Uids {
 
     public static final String DEAD_LETTERS_SINK = "dead-letters-sink";
 
+    /** Valid transactions on their way to the per-transaction path (stateless filter). */
+    public static final String TRANSACTIONS_TO_SCORE = "transactions-to-score";
+
+    /**
+     * The per-transaction path's trailing features ({@code TrailingFeatureFunction}): per user, one
+     * state entry per received transaction still needed, one coalesced timer; and the highest
+     * watermark seen in operator state.
+     */
+    public static final String TRAILING_FEATURES = "trailing-features";
+
+    /** Per-transaction scoring (stateless: its buffer is flushed before every checkpoint). */
+    public static final String TRANSACTION_SCORING = "transaction-scoring";
+
+    /**
+     * Kafka sink of the transaction scores: at-least-once (no state) or exactly-once (pending
+     * transactions in checkpoints), by option.
+     */
+    public static final String TRANSACTION_SCORES_SINK = "transaction-scores-sink";
+
+    public static final String REPLAY_TRANSACTION_SCORES_SINK = "replay-transaction-scores-sink";
+    public static final String ARCHIVE_TRANSACTION_SCORES_SINK = "archive-transaction-scores-sink";
+
     /** Replay file sinks (staging files; a replay runs without checkpoints). */
     public static final String REPLAY_FEATURES_SINK = "replay-features-sink";
 

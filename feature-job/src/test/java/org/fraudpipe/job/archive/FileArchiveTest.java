@@ -38,7 +38,12 @@ class FileArchiveTest {
         assertThat(names).hasSize(ArchiveStream.values().length).doesNotContainNull();
         assertThat(dirs)
                 .containsExactlyInAnyOrder(
-                        "transactions", "features", "scores", "late", "dead-letters");
+                        "transactions",
+                        "features",
+                        "scores",
+                        "late",
+                        "dead-letters",
+                        "transaction-scores");
     }
 
     @Test

@@ -30,6 +30,33 @@ class JobConfigTest {
     }
 
     @Test
+    void thePerTransactionPathDefaultsToTheWindowSizeAtLeastOnceAndAFewMilliseconds() {
+        JobConfig c = JobConfig.of(Map.of("window-size", "1m"));
+        assertThat(c.trailingWindow()).isEqualTo(Duration.ofMinutes(1));
+        assertThat(c.transactionModel()).isEmpty();
+        assertThat(c.transactionReviewThreshold()).isEqualTo(0.5);
+        assertThat(c.transactionBlockThreshold()).isEqualTo(0.9);
+        assertThat(c.transactionScoringMaxDelay()).isEqualTo(Duration.ofMillis(5));
+        assertThat(c.transactionScoresDelivery()).isEqualTo(JobConfig.Delivery.AT_LEAST_ONCE);
+
+        JobConfig set =
+                JobConfig.of(
+                        Map.of(
+                                "trailing-window", "15m",
+                                "transaction-model", "/models/tx.onnx",
+                                "transaction-review-threshold", "0.3",
+                                "transaction-block-threshold", "0.8",
+                                "transaction-scoring-max-delay", "0ms",
+                                "transaction-scores-delivery", "exactly-once"));
+        assertThat(set.trailingWindow()).isEqualTo(Duration.ofMinutes(15));
+        assertThat(set.transactionModel()).contains(Path.of("/models/tx.onnx"));
+        assertThat(set.transactionReviewThreshold()).isEqualTo(0.3);
+        assertThat(set.transactionBlockThreshold()).isEqualTo(0.8);
+        assertThat(set.transactionScoringMaxDelay()).isZero();
+        assertThat(set.transactionScoresDelivery()).isEqualTo(JobConfig.Delivery.EXACTLY_ONCE);
+    }
+
+    @Test
     void valuesAreParsedWithOrWithoutLeadingDashes() {
         JobConfig c =
                 JobConfig.of(
@@ -70,6 +97,15 @@ class JobConfigTest {
         "archive-dir, hdfs:archive, --archive-dir 'hdfs:archive' is not a directory URI",
         "archive-dir, file:archive, --archive-dir 'file:archive' is not a directory URI",
         "archive-dir, 's3://bucket/a b', --archive-dir 's3://bucket/a b' is not a URI",
+        "trailing-window, 0s, --trailing-window must be positive",
+        "trailing-window, 10, --trailing-window '10' is not a duration",
+        "transaction-review-threshold, 2, --transaction-review-threshold must be between 0 and 1",
+        "transaction-block-threshold, 0.3, --transaction-block-threshold (0.3) must be at least"
+                + " --transaction-review-threshold (0.5)",
+        "transaction-scoring-max-delay, -PT1S, --transaction-scoring-max-delay '-PT1S' is"
+                + " negative",
+        "transaction-scores-delivery, maybe, --transaction-scores-delivery 'maybe' is not one of:"
+                + " at-least-once",
     })
     void badValuesFailNamingTheOption(String key, String value, String message) {
         assertThatThrownBy(() -> JobConfig.of(Map.of(key, value)))

@@ -8,6 +8,8 @@ import java.nio.file.Path;
 import org.fraudpipe.job.ingest.IngestRouter;
 import org.fraudpipe.job.scoring.BatchScoringOperator;
 import org.fraudpipe.job.topology.PaneMetrics;
+import org.fraudpipe.job.transaction.TrailingFeatureFunction;
+import org.fraudpipe.job.transaction.TransactionScoring;
 import org.fraudpipe.job.window.TooLateRecordFunction;
 import org.junit.jupiter.api.Test;
 
@@ -55,7 +57,16 @@ class ReadmeDocumentsEveryOptionTest {
                     BatchScoringOperator.DECISIONS_REVIEW,
                     BatchScoringOperator.DECISIONS_BLOCK,
                     BatchScoringOperator.BATCH_SIZE,
-                    BatchScoringOperator.BATCH_MICROS
+                    BatchScoringOperator.BATCH_MICROS,
+                    TrailingFeatureFunction.RETRIES,
+                    TrailingFeatureFunction.HISTORY_INCOMPLETE,
+                    TransactionScoring.METRICS.scored(),
+                    TransactionScoring.METRICS.allow(),
+                    TransactionScoring.METRICS.review(),
+                    TransactionScoring.METRICS.block(),
+                    TransactionScoring.METRICS.batchSize(),
+                    TransactionScoring.METRICS.batchMicros(),
+                    TransactionScoring.METRICS.latency()
                 }) {
             assertThat(readme).as("README metrics table").contains("| `" + metric + "`");
         }

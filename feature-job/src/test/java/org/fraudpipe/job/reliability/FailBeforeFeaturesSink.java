@@ -9,6 +9,7 @@ import org.fraudpipe.schemas.avro.DeadLetter;
 import org.fraudpipe.schemas.avro.FeatureRecord;
 import org.fraudpipe.schemas.avro.LateRecord;
 import org.fraudpipe.schemas.avro.ScoreRecord;
+import org.fraudpipe.schemas.avro.TransactionScore;
 
 /**
  * Injects one task failure into the features path, just before the exactly-once features sink
@@ -58,6 +59,11 @@ final class FailBeforeFeaturesSink implements FlatMapFunction<FeatureRecord, Fea
             @Override
             public void deadLetters(DataStream<DeadLetter> deadLetters) {
                 sinks.deadLetters(deadLetters);
+            }
+
+            @Override
+            public void transactionScores(DataStream<TransactionScore> transactionScores) {
+                sinks.transactionScores(transactionScores);
             }
         };
     }

@@ -38,6 +38,8 @@ import org.fraudpipe.schemas.avro.LateRecord;
 import org.fraudpipe.schemas.avro.ScoreRecord;
 import org.fraudpipe.schemas.avro.Timing;
 import org.fraudpipe.schemas.avro.Transaction;
+import org.fraudpipe.schemas.avro.TransactionFeatures;
+import org.fraudpipe.schemas.avro.TransactionScore;
 import org.fraudpipe.schemas.avro.WindowKey;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
@@ -234,7 +236,9 @@ class AvroJsonTest {
                     LateRecord.class,
                     DeadLetter.class,
                     WindowKey.class,
-                    ArchivedTransaction.class);
+                    ArchivedTransaction.class,
+                    TransactionFeatures.class,
+                    TransactionScore.class);
 
     private static final long SEED = 20_261_128L;
     private static final int RECORDS_PER_TYPE = 400;

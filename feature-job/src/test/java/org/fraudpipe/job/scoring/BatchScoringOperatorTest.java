@@ -105,7 +105,7 @@ class BatchScoringOperatorTest {
         RecordingScorer.BATCHES.clear();
         harness =
                 new OneInputStreamOperatorTestHarness<>(
-                        new BatchScoringOperator(new RecordingFactory(), batch, delay, clock),
+                        BatchScoringOperator.panes(new RecordingFactory(), batch, delay, clock),
                         metrics.environment());
         harness.setup(
                 TypeInformation.of(ScoreRecord.class).createSerializer(new SerializerConfigImpl()));

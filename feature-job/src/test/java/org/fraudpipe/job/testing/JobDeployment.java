@@ -21,6 +21,7 @@ import org.fraudpipe.job.archive.FileArchive;
 import org.fraudpipe.job.config.JobConfig;
 import org.fraudpipe.job.kafka.KafkaIO;
 import org.fraudpipe.job.kafka.StartupChecks;
+import org.fraudpipe.job.replay.ReplayConfig;
 import org.fraudpipe.job.savepoint.SavepointGuard;
 import org.fraudpipe.job.scoring.OnnxPaneScorer;
 import org.fraudpipe.job.topology.FeatureJobTopology;
@@ -35,10 +36,10 @@ import org.fraudpipe.schemas.wire.ConfluentAvroCodec;
 import org.fraudpipe.schemas.wire.TopicSerdes;
 
 /**
- * One isolated deployment of the production feature job (Kafka source, scoring, exactly-once Kafka
- * sinks) on a test broker, run on the test's MiniCluster: its own topics, schema-registry scope,
- * consumer group and transactional ids, so the tests of a class share one broker without seeing
- * each other's data.
+ * One isolated deployment of the production feature job (Kafka source, scoring of panes and of
+ * transactions at arrival, exactly-once Kafka sinks) on a test broker, run on the test's
+ * MiniCluster: its own topics, schema-registry scope, consumer group and transactional ids, so the
+ * tests of a class share one broker without seeing each other's data.
  *
  * <p>The job is started the way {@code ./fraud job} starts it ({@link StartupChecks}, {@link
  * JobEnvironment}, {@link FeatureJobTopology} with {@link KafkaIO} and the archive in a directory
@@ -175,7 +176,8 @@ public final class JobDeployment {
                     new FeatureJobTopology.Scoring(
                             OnnxPaneScorer.Factory.of(config),
                             config.scoringBatchSize(),
-                            config.scoringMaxDelay()),
+                            config.scoringMaxDelay(),
+                            ReplayConfig.perTransaction(config)),
                     sinks.apply(KafkaIO.sinks(config)),
                     FileArchive.forJob(config, false).orElse(null));
             return env.executeAsync("feature-job-it-" + config.groupId());

@@ -20,6 +20,15 @@ public final class JobMetrics {
         return reporter.addToConfiguration(new Configuration());
     }
 
+    /** Histogram {@code name} of every subtask of {@code job} that registered it. */
+    public java.util.List<org.apache.flink.metrics.Histogram> histograms(JobID job, String name) {
+        java.util.List<org.apache.flink.metrics.Histogram> out = new java.util.ArrayList<>();
+        for (Metric m : reporter.findMetrics(job, "\\." + Pattern.quote(name) + "$").values()) {
+            out.add((org.apache.flink.metrics.Histogram) m);
+        }
+        return out;
+    }
+
     /** The sum of counter {@code name} over every subtask of {@code job}. */
     public long counter(JobID job, String name) {
         long sum = 0;

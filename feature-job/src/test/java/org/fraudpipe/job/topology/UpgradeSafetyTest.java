@@ -11,6 +11,7 @@ import org.apache.flink.runtime.jobgraph.JobVertex;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.fraudpipe.job.config.JobConfig;
 import org.fraudpipe.job.kafka.KafkaIO;
+import org.fraudpipe.job.replay.ReplayConfig;
 import org.fraudpipe.job.scoring.OnnxPaneScorer;
 import org.fraudpipe.job.window.FeatureWindowSpec;
 import org.junit.jupiter.api.DisplayName;
@@ -37,7 +38,8 @@ class UpgradeSafetyTest {
                 new FeatureJobTopology.Scoring(
                         OnnxPaneScorer.Factory.of(config),
                         config.scoringBatchSize(),
-                        config.scoringMaxDelay()),
+                        config.scoringMaxDelay(),
+                        ReplayConfig.perTransaction(config)),
                 KafkaIO.sinks(config));
         return env.getStreamGraph().getJobGraph();
     }

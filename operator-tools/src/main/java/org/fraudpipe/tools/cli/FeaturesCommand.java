@@ -15,6 +15,7 @@ import org.fraudpipe.job.config.JobOption;
 import org.fraudpipe.tools.export.AsServedFeatureExport;
 import org.fraudpipe.tools.export.FeatureSemantics;
 import org.fraudpipe.tools.export.TrainingFeatureExport;
+import org.fraudpipe.tools.export.TransactionFeatureExport;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -52,6 +53,13 @@ import picocli.CommandLine.Spec;
                     + " the stream never served (all records too late or quarantined) are absent.",
             "Writes JSON Lines: a FeatureRecord per window (as ./fraud replay writes them) plus"
                     + " \"fraud\": true|false, sorted by user and window start.",
+            "--per-transaction: one row per transaction the job scores instead (first arrival of"
+                    + " each valid, not future-dated id), its features over its user's"
+                    + " transactions with event time in (t - T, t], T = --trailing-window, labelled"
+                    + " with the simulator's label of its id: --semantics as-of-arrival (default"
+                    + " here: what had arrived up to it, what the job computes when it scores it)"
+                    + " or ideal (every transaction of that window, however late it arrived)."
+                    + " A TransactionFeatures per line plus \"fraud\".",
         },
         footer = {
             "",
@@ -60,6 +68,8 @@ import picocli.CommandLine.Spec;
             "  ./fraud features --transactions tx.jsonl --out features.jsonl",
             "  ./fraud features --transactions tx.jsonl --semantics as-served --out s.jsonl",
             "  ./fraud train --features features.jsonl --out model",
+            "  ./fraud features --transactions tx.jsonl --per-transaction --out t.jsonl",
+            "  ./fraud train --features tx-features.jsonl --out tx-model --per-transaction",
         })
 public final class FeaturesCommand implements Callable<Integer> {
 
@@ -69,7 +79,11 @@ public final class FeaturesCommand implements Callable<Integer> {
                     JobOption.WINDOW_SIZE,
                     JobOption.ALLOWED_LATENESS,
                     JobOption.OUT_OF_ORDERNESS,
-                    JobOption.FUTURE_TOLERANCE);
+                    JobOption.FUTURE_TOLERANCE,
+                    JobOption.TRAILING_WINDOW);
+
+    /** Only with {@code --per-transaction}. */
+    static final List<JobOption> PER_TRANSACTION_ONLY = List.of(JobOption.TRAILING_WINDOW);
 
     /** Options that change nothing in ideal features: refused with {@code --semantics ideal}. */
     static final List<JobOption> AS_SERVED_ONLY =
@@ -102,13 +116,21 @@ public final class FeaturesCommand implements Callable<Integer> {
 
     @Option(
             names = "--semantics",
-            paramLabel = "ideal|as-served",
+            paramLabel = "ideal|as-served|as-of-arrival",
             defaultValue = "ideal",
             converter = SemanticsConverter.class,
             description =
                     "ideal: over every valid transaction; as-served: what the streaming job serves,"
-                            + " last revision per window (default: ${DEFAULT-VALUE}).")
+                            + " last revision per window (default: ${DEFAULT-VALUE}); with"
+                            + " --per-transaction: as-of-arrival (its default) or ideal.")
     FeatureSemantics semantics;
+
+    @Option(
+            names = "--per-transaction",
+            description =
+                    "One row per transaction the job scores at arrival, not per window (the"
+                            + " per-transaction model's training data).")
+    boolean perTransaction;
 
     /** The command line of {@code ./fraud features}, with the job's streaming options added. */
     public static CommandLine commandLine() {
@@ -122,7 +144,8 @@ public final class FeaturesCommand implements Callable<Integer> {
                         JobOption.OUT_OF_ORDERNESS, "Only with --semantics as-served.",
                         JobOption.FUTURE_TOLERANCE,
                                 "Ideal features count them all the same; the summary says how"
-                                        + " many."),
+                                        + " many.",
+                        JobOption.TRAILING_WINDOW, "Only with --per-transaction."),
                 Map.of());
         return cl;
     }
@@ -133,9 +156,14 @@ public final class FeaturesCommand implements Callable<Integer> {
         Path labelsPath = labelsPath();
         progress = ProgressLine.forCommand("features");
         try {
+            if (perTransaction) {
+                return perTransaction(job, labelsPath);
+            }
             return switch (semantics) {
                 case IDEAL -> ideal(job, labelsPath);
                 case AS_SERVED -> asServed(job, labelsPath);
+                case AS_OF_ARRIVAL ->
+                        throw new IllegalStateException("refused by config()"); // never
             };
         } catch (IllegalArgumentException e) {
             progress.close();
@@ -159,13 +187,39 @@ public final class FeaturesCommand implements Callable<Integer> {
             throw usage("--out " + out + " is a directory; give the file to write");
         }
         Map<String, String> values = JobOptions.given(spec.commandLine().getParseResult(), OPTIONS);
-        if (semantics == FeatureSemantics.IDEAL) {
+        boolean semanticsGiven =
+                spec.commandLine().getParseResult().hasMatchedOption("--semantics");
+        if (perTransaction) {
+            if (!semanticsGiven) {
+                semantics = FeatureSemantics.AS_OF_ARRIVAL;
+            }
+            if (semantics == FeatureSemantics.AS_SERVED) {
+                throw usage(
+                        "--semantics as-served is per window; per transaction the job serves"
+                                + " as-of-arrival features: use --semantics as-of-arrival (the"
+                                + " default) or ideal");
+            }
+        } else {
+            if (semantics == FeatureSemantics.AS_OF_ARRIVAL) {
+                throw usage("--semantics as-of-arrival is per transaction: add --per-transaction");
+            }
+            for (JobOption o : PER_TRANSACTION_ONLY) {
+                if (values.containsKey(o.key())) {
+                    throw usage(o.flag() + " only applies to --per-transaction");
+                }
+            }
+        }
+        if (semantics != FeatureSemantics.AS_SERVED) {
             for (JobOption o : AS_SERVED_ONLY) {
                 if (values.containsKey(o.key())) {
                     throw usage(
                             o.flag()
-                                    + " only applies to --semantics as-served: ideal features"
-                                    + " count every valid transaction, however late");
+                                    + " only applies to --semantics as-served"
+                                    + (semantics == FeatureSemantics.IDEAL
+                                            ? ": ideal features count every valid transaction,"
+                                                    + " however late"
+                                            : ": as-of-arrival features count what had arrived,"
+                                                    + " whatever the lateness policy"));
                 }
             }
         }
@@ -257,6 +311,40 @@ public final class FeaturesCommand implements Callable<Integer> {
                 s.absent(),
                 s.absentFraudulent(),
                 s.differing());
+        stdout.flush();
+        return 0;
+    }
+
+    private int perTransaction(JobConfig job, Path labelsPath) throws Exception {
+        TransactionFeatureExport.Result result =
+                new TransactionFeatureExport(job.trailingWindow(), job.futureTolerance(), semantics)
+                        .compute(transactions, labelsPath);
+        TransactionFeatureExport.write(result.rows(), out);
+        TransactionFeatureExport.Summary s = result.summary();
+        PrintWriter stdout = spec.commandLine().getOut();
+        stdout.printf(
+                Locale.ROOT,
+                "wrote %s: %d transactions of %d users, %d fraudulent (%.2f %%), trailing window"
+                        + " %s, semantics %s%n"
+                        + "  from %s: %d lines, %d not valid transactions left out, %d retries"
+                        + " (the job answers them with their original's values: no rows), %d"
+                        + " future-dated (never scored: no rows%s)%n"
+                        + "  %d transactions have as-of-arrival features that differ from ideal"
+                        + " (records of their trailing window arrived after them)%n",
+                out,
+                s.transactions(),
+                s.users(),
+                s.fraudulent(),
+                s.transactions() == 0 ? 0.0 : 100.0 * s.fraudulent() / s.transactions(),
+                Durations.format(job.trailingWindow()),
+                semantics.optionValue(),
+                transactions,
+                s.lines(),
+                s.invalidLines(),
+                s.retries(),
+                s.futureDated(),
+                semantics == FeatureSemantics.IDEAL ? "; counted in the others' history" : "",
+                s.differingFromIdeal());
         stdout.flush();
         return 0;
     }

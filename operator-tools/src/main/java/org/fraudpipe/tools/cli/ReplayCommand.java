@@ -47,12 +47,15 @@ import picocli.CommandLine.Spec;
             "Replays a JSON Lines file of transactions (the simulator's format, in arrival order;"
                     + " arrivalTime optional) through the feature job's topology in a local Flink"
                     + " MiniCluster, with a watermark after every record.",
-            "Writes DIR/features.jsonl, DIR/late.jsonl and DIR/dead-letters.jsonl (fields as in the"
-                    + " Avro schemas, instants as ISO-8601 UTC, bytes as Base64). The same input and"
-                    + " options give byte-identical files at any parallelism.",
+            "Writes DIR/features.jsonl, DIR/scores.jsonl, DIR/late.jsonl, DIR/dead-letters.jsonl"
+                    + " and DIR/transaction-scores.jsonl (every valid transaction scored at"
+                    + " arrival; fields as in the Avro schemas, instants as ISO-8601 UTC, bytes as"
+                    + " Base64). The same input and options give byte-identical files at any"
+                    + " parallelism.",
             "A record's arrivalTime stands for processing time (future-dated check); without one,"
                     + " its event time does, so it is never future-dated. There is no wall clock:"
-                    + " emittedAt and detectedAt are the watermark at the firing.",
+                    + " emittedAt and detectedAt are the watermark at the firing, a transaction's"
+                    + " scoredAt is the arrival it answers.",
             "The file is read at parallelism 1 (that is what makes the output deterministic);"
                     + " --parallelism sets the windows and the sinks.",
             "With --archive DIR it also writes the streaming job's archive of the run (what the"
@@ -78,7 +81,11 @@ public final class ReplayCommand implements Callable<Integer> {
                     JobOption.STATE_BACKEND,
                     JobOption.MODEL,
                     JobOption.REVIEW_THRESHOLD,
-                    JobOption.BLOCK_THRESHOLD);
+                    JobOption.BLOCK_THRESHOLD,
+                    JobOption.TRAILING_WINDOW,
+                    JobOption.TRANSACTION_MODEL,
+                    JobOption.TRANSACTION_REVIEW_THRESHOLD,
+                    JobOption.TRANSACTION_BLOCK_THRESHOLD);
 
     /** A replay keeps no checkpoints: the heap is enough and starts faster. */
     static final String DEFAULT_STATE_BACKEND = "hashmap";

@@ -20,8 +20,10 @@ import org.fraudpipe.scoring.DecisionThresholds;
 import org.fraudpipe.scoring.FeatureLayout;
 import org.fraudpipe.scoring.data.FeatureFileException;
 import org.fraudpipe.scoring.data.LabelledFeaturesJson;
+import org.fraudpipe.scoring.data.LabelledTransactionsJson;
 import org.fraudpipe.scoring.train.Metrics;
 import org.fraudpipe.scoring.train.ModelCard;
+import org.fraudpipe.scoring.train.SkewCost;
 import org.fraudpipe.scoring.train.Trainer;
 import org.fraudpipe.scoring.train.TrainingResult;
 import org.fraudpipe.scoring.train.TrainingSet;
@@ -51,6 +53,10 @@ import picocli.CommandLine.Spec;
             "Users are split by a hash of seed and userId: training, validation (model"
                     + " selection), holdout (the card's numbers). Same input and options give"
                     + " byte-identical files.",
+            "--per-transaction: the per-transaction model (scores at arrival) from ./fraud"
+                    + " features --per-transaction rows. --ideal-features: the same training on"
+                    + " ideal features too, measured on the --features of the holdout users, in"
+                    + " the card (what training-serving skew costs the model).",
         },
         footer = {
             "",
@@ -59,7 +65,8 @@ import picocli.CommandLine.Spec;
             "  ./fraud features --transactions tx.jsonl --out features.jsonl",
             "  ./fraud train --features features.jsonl --out model",
             "",
-            "The default model is rebuilt by scoring/train-default-model.sh.",
+            "The default models are rebuilt by scoring/train-default-model.sh and"
+                    + " scoring/train-transaction-model.sh.",
         })
 public final class TrainCommand implements Callable<Integer> {
 
@@ -168,12 +175,31 @@ public final class TrainCommand implements Callable<Integer> {
 
     @Option(
             names = "--feature-semantics",
-            paramLabel = "ideal|as-served",
+            paramLabel = "ideal|as-served|as-of-arrival",
             defaultValue = "ideal",
             description =
                     "What the features file holds, as exported by ./fraud features --semantics;"
-                            + " stated in the model card (default: ${DEFAULT-VALUE}).")
+                            + " stated in the model card (default: ${DEFAULT-VALUE}; with"
+                            + " --per-transaction: as-of-arrival).")
     String featureSemantics;
+
+    @Option(
+            names = "--per-transaction",
+            description =
+                    "Train the per-transaction model on ./fraud features --per-transaction rows"
+                            + " (model name default: "
+                            + TRANSACTION_MODEL_NAME
+                            + ").")
+    boolean perTransaction;
+
+    @Option(
+            names = "--ideal-features",
+            paramLabel = "FILE",
+            description =
+                    "Ideal features of the same data (./fraud features --semantics ideal): the same"
+                            + " training on them is measured on the --features of the holdout"
+                            + " users and reported in the card.")
+    Path idealFeatures;
 
     @Option(
             names = "--reproduce",
@@ -183,7 +209,23 @@ public final class TrainCommand implements Callable<Integer> {
                             + " command).")
     String reproduce;
 
+    /** The default model name of a per-transaction model. */
+    public static final String TRANSACTION_MODEL_NAME = "fraud-transaction";
+
     private boolean asServed() {
+        boolean given = spec.commandLine().getParseResult().hasMatchedOption("--feature-semantics");
+        if (perTransaction) {
+            return switch (given ? featureSemantics : "as-of-arrival") {
+                case "ideal" -> false;
+                case "as-of-arrival" -> true;
+                default ->
+                        throw new ParameterException(
+                                spec.commandLine(),
+                                "--feature-semantics of per-transaction features must be"
+                                        + " as-of-arrival or ideal, got "
+                                        + featureSemantics);
+            };
+        }
         return switch (featureSemantics) {
             case "ideal" -> false;
             case "as-served" -> true;
@@ -191,8 +233,18 @@ public final class TrainCommand implements Callable<Integer> {
                     throw new ParameterException(
                             spec.commandLine(),
                             "--feature-semantics must be ideal or as-served, got "
-                                    + featureSemantics);
+                                    + featureSemantics
+                                    + (featureSemantics.equals("as-of-arrival")
+                                            ? " (as-of-arrival is for --per-transaction)"
+                                            : ""));
         };
+    }
+
+    private TrainingSet read(Path file) throws IOException {
+        return perTransaction
+                ? TrainingSet.ofTransactions(
+                        FeatureLayout.TRANSACTION_V1, LabelledTransactionsJson.readAll(file))
+                : TrainingSet.of(FeatureLayout.V1, LabelledFeaturesJson.readAll(file));
     }
 
     @Override
@@ -202,6 +254,20 @@ public final class TrainCommand implements Callable<Integer> {
         if (!Files.isReadable(features) || Files.isDirectory(features)) {
             throw usage("--features " + features + " does not exist or is not a readable file");
         }
+        if (idealFeatures != null
+                && (!Files.isReadable(idealFeatures) || Files.isDirectory(idealFeatures))) {
+            throw usage(
+                    "--ideal-features "
+                            + idealFeatures
+                            + " does not exist or is not a readable file");
+        }
+        String name =
+                perTransaction
+                                && !spec.commandLine()
+                                        .getParseResult()
+                                        .hasMatchedOption("--model-name")
+                        ? TRANSACTION_MODEL_NAME
+                        : modelName;
         DecisionThresholds thresholds;
         List<Trainer.Algorithm> candidates;
         try {
@@ -218,7 +284,7 @@ public final class TrainCommand implements Callable<Integer> {
         String featuresSha = sha256(featureBytes);
         TrainingSet set;
         try {
-            set = TrainingSet.of(FeatureLayout.V1, LabelledFeaturesJson.readAll(features));
+            set = read(features);
         } catch (FeatureFileException | IllegalArgumentException e) {
             return fail(e.getMessage());
         }
@@ -237,7 +303,7 @@ public final class TrainCommand implements Callable<Integer> {
                             validationFraction,
                             holdoutFraction,
                             candidates,
-                            modelName,
+                            name,
                             version,
                             thresholds);
         } catch (IllegalArgumentException e) {
@@ -249,6 +315,21 @@ public final class TrainCommand implements Callable<Integer> {
             result = Trainer.train(set, config);
         } catch (IllegalArgumentException | IllegalStateException e) {
             return fail(e.getMessage());
+        }
+
+        SkewCost skew = null;
+        if (idealFeatures != null) {
+            byte[] idealBytes = Files.readAllBytes(idealFeatures);
+            try {
+                skew =
+                        SkewCost.measure(
+                                result,
+                                read(idealFeatures),
+                                idealFeatures.getFileName().toString(),
+                                sha256(idealBytes));
+            } catch (FeatureFileException | IllegalArgumentException | IllegalStateException e) {
+                return fail("--ideal-features: " + e.getMessage());
+            }
         }
 
         String command =
@@ -264,7 +345,8 @@ public final class TrainCommand implements Callable<Integer> {
                         features.getFileName().toString(),
                         featuresSha,
                         command,
-                        asServed);
+                        asServed,
+                        skew);
         Files.createDirectories(out);
         writeAtomically(out.resolve(MODEL_FILE), result.onnx());
         writeAtomically(
@@ -276,14 +358,15 @@ public final class TrainCommand implements Callable<Integer> {
         PrintWriter stdout = spec.commandLine().getOut();
         stdout.printf(
                 Locale.ROOT,
-                "trained %s %s (%s) on %d windows of %d users (%d fraudulent)%n"
+                "trained %s %s (%s) on %d %s of %d users (%d fraudulent)%n"
                         + "  holdout ROC AUC %.4f; precision/recall %.3f/%.3f at review %s,"
                         + " %.3f/%.3f at block %s%n"
                         + "  wrote %s (%d bytes, sha256 %s) and %s%n",
-                modelName,
+                name,
                 version,
                 result.algorithm().id(),
                 set.size(),
+                set.unit().plural(),
                 set.users(),
                 set.fraudulent(),
                 result.holdoutAuc(),
@@ -297,6 +380,18 @@ public final class TrainCommand implements Callable<Integer> {
                 result.onnx().length,
                 context.modelSha256(),
                 out.resolve(CARD_FILE));
+        if (skew != null) {
+            stdout.printf(
+                    Locale.ROOT,
+                    "  the same training on ideal features (%s): holdout ROC AUC %.4f on ideal,"
+                            + " %.4f on the served features (%d of %d holdout %s differ)%n",
+                    idealFeatures,
+                    skew.ideal().holdoutAuc(),
+                    skew.idealOnServed().auc(),
+                    skew.differingHoldoutRows(),
+                    skew.holdoutRows(),
+                    set.unit().plural());
+        }
         stdout.flush();
         return 0;
     }

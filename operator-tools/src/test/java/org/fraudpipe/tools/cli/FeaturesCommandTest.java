@@ -11,6 +11,7 @@ import org.fraudpipe.job.config.JobOption;
 import org.fraudpipe.job.testing.Cli;
 import org.fraudpipe.job.testing.LatenessFixture;
 import org.fraudpipe.scoring.data.LabelledFeaturesJson;
+import org.fraudpipe.scoring.data.LabelledTransactionsJson;
 import org.fraudpipe.scoring.data.LabelledWindow;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -54,6 +55,70 @@ class FeaturesCommandTest {
     }
 
     @Test
+    void perTransactionRowsAreAsOfArrivalByDefaultAndIdealOnRequest() throws Exception {
+        Path tx = tmp.resolve("tx.jsonl");
+        Cli.Run sim =
+                fraud(
+                        "simulate",
+                        "--users",
+                        "30",
+                        "--duration",
+                        "3h",
+                        "--tx-per-user-day",
+                        "300",
+                        "--fraud-share",
+                        "0.1",
+                        "--hours-late-share",
+                        "0.05",
+                        "--seed",
+                        "4",
+                        "--out",
+                        tx.toString());
+        assertThat(sim.exitCode()).as(sim.err()).isZero();
+        Path asOf = tmp.resolve("as-of-arrival.jsonl");
+        Path ideal = tmp.resolve("ideal.jsonl");
+
+        Cli.Run r =
+                fraud(
+                        "features",
+                        "--transactions",
+                        tx.toString(),
+                        "--per-transaction",
+                        "--trailing-window",
+                        "5m",
+                        "--out",
+                        asOf.toString());
+        Cli.Run i =
+                fraud(
+                        "features",
+                        "--transactions",
+                        tx.toString(),
+                        "--per-transaction",
+                        "--trailing-window",
+                        "5m",
+                        "--semantics",
+                        "ideal",
+                        "--out",
+                        ideal.toString());
+
+        assertThat(r.exitCode()).as(r.err()).isZero();
+        assertThat(i.exitCode()).as(i.err()).isZero();
+        assertThat(r.out())
+                .contains("wrote " + asOf)
+                .contains("trailing window 5m, semantics as-of-arrival")
+                .contains("differ from ideal");
+        assertThat(i.out()).contains("semantics ideal");
+        var rows = LabelledTransactionsJson.readAll(asOf);
+        var idealRows = LabelledTransactionsJson.readAll(ideal);
+        assertThat(rows).hasSameSizeAs(idealRows).isNotEmpty();
+        assertThat(rows).anyMatch(t -> t.fraud()).anyMatch(t -> !t.fraud());
+        assertThat(rows)
+                .allSatisfy(
+                        t -> assertThat(t.features().getTrailingWindowMillis()).isEqualTo(300_000));
+        assertThat(rows).isNotEqualTo(idealRows);
+    }
+
+    @Test
     void missingLabelsFileIsAUsageErrorNamingTheOption() throws Exception {
         Path tx = tmp.resolve("tx.jsonl");
         Files.writeString(tx, "");
@@ -85,7 +150,7 @@ class FeaturesCommandTest {
                 .doesNotContain("--parallelism")
                 .doesNotContain("--bootstrap-servers");
         for (JobOption o : FeaturesCommand.OPTIONS) {
-            assertThat(r.out()).contains("(default: " + o.defaultValue() + ")");
+            assertThat(r.out()).contains("(default: " + o.defaultDescription() + ")");
         }
     }
 
@@ -141,7 +206,19 @@ class FeaturesCommandTest {
         assertUsageError(
                 fraud(with(base, "--semantics", "streaming")),
                 "Invalid value for option '--semantics': 'streaming' is not one of: ideal,"
-                        + " as-served");
+                        + " as-served, as-of-arrival");
+        assertUsageError(
+                fraud(with(base, "--semantics", "as-of-arrival")),
+                "--semantics as-of-arrival is per transaction: add --per-transaction");
+        assertUsageError(
+                fraud(with(base, "--trailing-window", "5m")),
+                "--trailing-window only applies to --per-transaction");
+        assertUsageError(
+                fraud(with(base, "--per-transaction", "--semantics", "as-served")),
+                "--semantics as-served is per window");
+        assertUsageError(
+                fraud(with(base, "--per-transaction", "--trailing-window", "0s")),
+                "--trailing-window must be positive");
         assertUsageError(
                 fraud(with(base, "--window", "0s")), "--window-size must be positive, was 0s");
         assertUsageError(

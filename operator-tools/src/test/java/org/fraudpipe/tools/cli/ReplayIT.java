@@ -46,8 +46,9 @@ import picocli.CommandLine;
 
 /**
  * The replay end to end on a real MiniCluster: the three fates of a record on a hand-written file,
- * determinism (run to run, and across window parallelism) on simulated traffic, and the archive a
- * replay writes with {@code --archive}.
+ * every valid transaction's score at arrival ({@code transaction-scores.jsonl}), determinism of
+ * every output file (run to run, and across window parallelism) on simulated traffic, and the
+ * archive a replay writes with {@code --archive}.
  */
 class ReplayIT {
 
@@ -268,7 +269,49 @@ class ReplayIT {
                 .isEqualTo("amountMinor is negative (-5) in transaction t5");
         assertThat(dead.get(1).get("detectedAt").asText()).isEqualTo(at("12:03:00"));
 
+        // Every valid, not future-dated line is scored at its arrival: the retry of t1 again,
+        // with the original's values; the too-late t10 too, over its user's earlier lines.
+        List<JsonNode> txScores = json(out.resolve("transaction-scores.jsonl"));
+        assertThat(txScores)
+                .extracting(sc -> sc.get("transactionId").asText())
+                .containsExactly("t1", "t1", "t10", "t11", "t12", "t2", "t3", "t7", "t8", "t9");
+        JsonNode t1 = txScores.get(0);
+        JsonNode t1Retry = txScores.get(1);
+        assertThat(t1.get("scoredAt").asText()).isEqualTo(at("12:01:00.200"));
+        assertThat(t1Retry.get("scoredAt").asText()).isEqualTo(at("12:05:00"));
+        for (String field : List.of("features", "score", "decision", "modelName", "modelVersion")) {
+            assertThat(t1Retry.get(field)).as(field).isEqualTo(t1.get(field));
+        }
+        assertThat(t1.get("modelName").asText()).isEqualTo("fraud-transaction");
+        assertThat(t1.get("recordTimestamp").isNull()).isTrue();
+        assertThat(t1.at("/features/txCount").asLong()).isEqualTo(1);
+        JsonNode t3 = txScores.get(6);
+        assertThat(t3.at("/features/txCount").asLong()).as("t1 is after t3").isEqualTo(1);
+        assertThat(t3.at("/features/historyComplete").asBoolean()).isTrue();
+        JsonNode t10 = txScores.get(2);
+        assertThat(t10.at("/features/txCount").asLong()).isEqualTo(3);
+        assertThat(t10.at("/features/amountSum").asLong()).isEqualTo(3400);
+        assertThat(t10.at("/features/newDevice").asBoolean()).isFalse();
+        assertThat(t10.at("/features/historyComplete").asBoolean())
+                .as("3m24.999s behind the watermark, more than the allowed lateness")
+                .isFalse();
+        assertThat(t10.get("scoredAt").asText()).isEqualTo(at("12:12:40"));
+        JsonNode t8 = txScores.get(8);
+        assertThat(t8.at("/features/txCount").asLong()).as("t2; t6 is quarantined").isEqualTo(2);
+        assertThat(t8.at("/features/newMerchant").asBoolean()).isTrue();
+        JsonNode t11 = txScores.get(3);
+        assertThat(t11.at("/features/txCount").asLong()).isEqualTo(2);
+        assertThat(t11.get("scoredAt").asText())
+                .as("its event time stands for its arrival")
+                .isEqualTo(at("12:13:00"));
+        for (JsonNode sc : txScores) {
+            double p = sc.get("score").asDouble();
+            assertThat(sc.get("decision").asText())
+                    .isEqualTo(p >= 0.9 ? "BLOCK" : p >= 0.5 ? "REVIEW" : "ALLOW");
+        }
+
         assertThat(stdout.toString())
+                .contains("tx scores              10  at arrival, trailing-window=10m: 9 ids (1")
                 .contains("input lines            13")
                 .contains("valid                  10")
                 .contains("dead letters            2")
@@ -312,6 +355,7 @@ class ReplayIT {
                             "scores.jsonl",
                             "late.jsonl",
                             "dead-letters.jsonl",
+                            "transaction-scores.jsonl",
                             "policy.json");
         }
         assertThat(newThreadsAfterSettling(threadsBefore))
@@ -508,6 +552,8 @@ class ReplayIT {
         assertArchivedAsWritten(archive, ArchiveStream.LATE, ReplayOutput.LATE, out);
         assertArchivedAsWritten(
                 archive, ArchiveStream.DEAD_LETTERS, ReplayOutput.DEAD_LETTERS, out);
+        assertArchivedAsWritten(
+                archive, ArchiveStream.TRANSACTION_SCORES, ReplayOutput.TRANSACTION_SCORES, out);
         List<Path> files = new java.util.ArrayList<>(ArchiveFiles.files(archive));
         // Beside the streams, the replay's event-time policy: one file, in force since always.
         Path policies = archive.resolve(org.fraudpipe.job.archive.ArchivePolicy.DIRECTORY);

@@ -9,9 +9,14 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import org.fraudpipe.job.testing.Cli.Run;
+import org.fraudpipe.schemas.avro.TransactionFeatures;
+import org.fraudpipe.scoring.FeatureLayout;
 import org.fraudpipe.scoring.OnnxScorer;
+import org.fraudpipe.scoring.SyntheticTransactions;
 import org.fraudpipe.scoring.TrainedModels;
 import org.fraudpipe.scoring.data.LabelledFeaturesJson;
+import org.fraudpipe.scoring.data.LabelledTransaction;
+import org.fraudpipe.scoring.data.LabelledTransactionsJson;
 import org.fraudpipe.scoring.data.LabelledWindow;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -55,7 +60,7 @@ class TrainCommandTest {
         Run r = train(out);
         assertThat(r.exitCode()).as(r.err()).isZero();
         assertThat(r.out()).contains("holdout ROC AUC").contains("fraud-model.onnx");
-        try (OnnxScorer s = OnnxScorer.load(out.resolve(TrainCommand.MODEL_FILE))) {
+        try (OnnxScorer<?> s = OnnxScorer.load(out.resolve(TrainCommand.MODEL_FILE))) {
             assertThat(s.metadata().name()).isEqualTo("fraud-window");
             // default version: last day of the period + first 8 hex digits of the input's sha256
             String sha = TrainCommand.sha256(Files.readAllBytes(features));
@@ -114,6 +119,78 @@ class TrainCommandTest {
         assertThat(bad.exitCode()).isEqualTo(2);
         assertThat(bad.err()).contains("--feature-semantics must be ideal or as-served");
         assertThat(tmp.resolve("bad")).doesNotExist();
+    }
+
+    private Path transactionRows(String name, boolean hideHistory) throws Exception {
+        Path file = tmp.resolve(name);
+        List<String> lines = new ArrayList<>();
+        for (LabelledTransaction t : SyntheticTransactions.generate(5, hideHistory)) {
+            lines.add(LabelledTransactionsJson.toJsonLine(t));
+        }
+        Files.write(file, lines, StandardCharsets.UTF_8);
+        return file;
+    }
+
+    @Test
+    void perTransactionTrainsTheTransactionLayoutAndReportsTheSkewOfIdealTraining()
+            throws Exception {
+        Path asOf = transactionRows("as-of-arrival.jsonl", true);
+        Path ideal = transactionRows("ideal.jsonl", false);
+        Path out = tmp.resolve("tx-model");
+
+        Run r =
+                fraud(
+                        "train",
+                        "--per-transaction",
+                        "--features",
+                        asOf.toString(),
+                        "--ideal-features",
+                        ideal.toString(),
+                        "--out",
+                        out.toString(),
+                        "--seed",
+                        "3",
+                        "--epochs",
+                        "3",
+                        "--algorithm",
+                        "logistic-regression");
+
+        assertThat(r.exitCode()).as(r.err()).isZero();
+        assertThat(r.out())
+                .contains("trained fraud-transaction ")
+                .contains(" transactions of 160 users")
+                .contains("the same training on ideal features");
+        try (OnnxScorer<TransactionFeatures> s =
+                OnnxScorer.load(
+                        out.resolve(TrainCommand.MODEL_FILE), FeatureLayout.TRANSACTION_V1)) {
+            assertThat(s.metadata().name()).isEqualTo("fraud-transaction");
+        }
+        assertThat(Files.readString(out.resolve(TrainCommand.CARD_FILE)))
+                .contains("Features are as of arrival")
+                .contains("## Training-serving skew")
+                .contains("`ideal.jsonl`");
+
+        Run windowsFile =
+                fraud(
+                        "train",
+                        "--per-transaction",
+                        "--features",
+                        features.toString(),
+                        "--out",
+                        tmp.resolve("no").toString());
+        assertThat(windowsFile.exitCode()).isEqualTo(1);
+        assertThat(windowsFile.err()).contains("unknown field");
+        Run bad =
+                fraud(
+                        "train",
+                        "--features",
+                        asOf.toString(),
+                        "--out",
+                        tmp.resolve("no").toString(),
+                        "--feature-semantics",
+                        "as-of-arrival");
+        assertThat(bad.exitCode()).isEqualTo(2);
+        assertThat(bad.err()).contains("as-of-arrival is for --per-transaction");
     }
 
     @Test

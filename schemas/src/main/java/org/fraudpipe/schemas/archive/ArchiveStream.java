@@ -8,6 +8,7 @@ import org.fraudpipe.schemas.avro.DeadLetter;
 import org.fraudpipe.schemas.avro.FeatureRecord;
 import org.fraudpipe.schemas.avro.LateRecord;
 import org.fraudpipe.schemas.avro.ScoreRecord;
+import org.fraudpipe.schemas.avro.TransactionScore;
 
 /**
  * The one registry of what the streaming job archives: a directory per stream under the archive
@@ -16,9 +17,10 @@ import org.fraudpipe.schemas.avro.ScoreRecord;
  *
  * <p>Layout: {@code <root>/<directory>/date=YYYY-MM-DD/hour=HH/<part files>.avro}. Each stream says
  * which time of a record decides its partition. Transactions, late records and window results are
- * partitioned by event time (a transaction's {@code eventTime}, a window's {@code windowStart}), so
- * everything about one window lies in the partition of its start; dead letters have no trustworthy
- * event time and are partitioned by arrival (the Kafka record timestamp, else detection time).
+ * partitioned by event time (a transaction's {@code eventTime}, a window's {@code windowStart}, a
+ * per-transaction score's transaction's {@code eventTime}), so everything about one window lies in
+ * the partition of its start; dead letters have no trustworthy event time and are partitioned by
+ * arrival (the Kafka record timestamp, else detection time).
  *
  * <p>Part files become visible only when committed (the streaming job's file sink commits on
  * checkpoint completion): readers only read files whose name does not start with {@code .} or
@@ -43,7 +45,15 @@ public enum ArchiveStream {
             LateRecord.class,
             r -> ((LateRecord) r).getTransaction().getEventTime().toEpochMilli()),
     /** Records that could not become valid transactions, by arrival. */
-    DEAD_LETTERS("dead-letters", DeadLetter.class, r -> arrivalOf((DeadLetter) r));
+    DEAD_LETTERS("dead-letters", DeadLetter.class, r -> arrivalOf((DeadLetter) r)),
+    /**
+     * Every per-transaction score, as served (a retry answered again included), by the scored
+     * transaction's event time.
+     */
+    TRANSACTION_SCORES(
+            "transaction-scores",
+            TransactionScore.class,
+            r -> ((TransactionScore) r).getEventTime().toEpochMilli());
 
     private final String directory;
     private final Class<? extends SpecificRecord> recordClass;

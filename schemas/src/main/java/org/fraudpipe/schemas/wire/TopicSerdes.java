@@ -22,9 +22,9 @@ import org.fraudpipe.schemas.registry.SchemaRegistryClient;
  *
  * <ul>
  *   <li>Values: Confluent-framed Avro of {@link Topic#valueClass()}, subject {@code <topic>-value}.
- *   <li>Keys by {@link Topic.KeyFormat}: {@code USER_ID} and {@code SOURCE_POSITION} are UTF-8
- *       strings ({@code String}); {@code WINDOW_KEY} is Confluent-framed Avro {@link WindowKey},
- *       subject {@code <topic>-key}.
+ *   <li>Keys by {@link Topic.KeyFormat}: {@code USER_ID}, {@code SOURCE_POSITION} and {@code
+ *       TRANSACTION_ID} are UTF-8 strings ({@code String}); {@code WINDOW_KEY} is Confluent-framed
+ *       Avro {@link WindowKey}, subject {@code <topic>-key}.
  * </ul>
  *
  * Every method takes the class the caller expects and checks it against the topic's contract, so
@@ -80,7 +80,7 @@ public final class TopicSerdes {
     /** The Java type of keys in {@code format}: {@code String} or {@link WindowKey}. */
     public static Class<?> keyClass(Topic.KeyFormat format) {
         return switch (format) {
-            case USER_ID, SOURCE_POSITION -> String.class;
+            case USER_ID, SOURCE_POSITION, TRANSACTION_ID -> String.class;
             case WINDOW_KEY -> WindowKey.class;
         };
     }

@@ -103,7 +103,8 @@ class ApicurioRegistryIT {
                         "scores-key",
                         "scores-value",
                         "transactions-late-value",
-                        "transactions-dead-letters-value");
+                        "transactions-dead-letters-value",
+                        "transaction-scores-value");
         // Ids are global: one per distinct schema, shared by subjects with the same schema.
         assertThat(ids.get("features-key")).isEqualTo(ids.get("scores-key"));
         assertThat(new HashSet<>(ids.values())).hasSize(subjects.size() - 1);

@@ -78,7 +78,7 @@ public final class LabelledFeaturesJson {
     private static final Set<String> OPTIONAL =
             Set.of("revision", "timing", "lateRecordsIncluded", "emittedAt", "watermark");
 
-    private static final JsonMapper MAPPER =
+    static final JsonMapper MAPPER =
             JsonMapper.builder()
                     .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
                     .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
@@ -104,8 +104,7 @@ public final class LabelledFeaturesJson {
         return out.toString();
     }
 
-    private static void writeValue(JsonGenerator g, Schema.Field field, Object value)
-            throws IOException {
+    static void writeValue(JsonGenerator g, Schema.Field field, Object value) throws IOException {
         Schema schema = field.schema();
         if (schema.getLogicalType() instanceof LogicalTypes.TimestampMillis) {
             g.writeString(formatInstant((Instant) value));
@@ -115,9 +114,10 @@ public final class LabelledFeaturesJson {
             case STRING, ENUM -> g.writeString(value.toString());
             case INT -> g.writeNumber((Integer) value);
             case LONG -> g.writeNumber((Long) value);
+            case BOOLEAN -> g.writeBoolean((Boolean) value);
             default ->
                     throw new IllegalStateException(
-                            "FeatureRecord field "
+                            "field "
                                     + field.name()
                                     + " of type "
                                     + schema.getType()
@@ -137,23 +137,7 @@ public final class LabelledFeaturesJson {
      */
     public static LabelledWindow parseLine(String source, String line, long lineNumber)
             throws FeatureFileException {
-        if (line.isBlank()) {
-            throw new FeatureFileException(source, lineNumber, "empty line");
-        }
-        JsonNode node;
-        try {
-            node = MAPPER.readTree(line);
-        } catch (JsonProcessingException e) {
-            String what = e.getOriginalMessage();
-            int cut = what.indexOf('\n');
-            throw new FeatureFileException(
-                    source,
-                    lineNumber,
-                    "not valid JSON: " + (cut >= 0 ? what.substring(0, cut) : what));
-        }
-        if (!(node instanceof ObjectNode object)) {
-            throw new FeatureFileException(source, lineNumber, "expected a JSON object");
-        }
+        ObjectNode object = parseObject(source, line, lineNumber);
         Iterator<String> names = object.fieldNames();
         while (names.hasNext()) {
             String name = names.next();
@@ -191,6 +175,29 @@ public final class LabelledFeaturesJson {
         return new LabelledWindow(record, f.bool(FRAUD_FIELD));
     }
 
+    /** One line as a JSON object; errors name the line. */
+    static ObjectNode parseObject(String source, String line, long lineNumber)
+            throws FeatureFileException {
+        if (line.isBlank()) {
+            throw new FeatureFileException(source, lineNumber, "empty line");
+        }
+        JsonNode node;
+        try {
+            node = MAPPER.readTree(line);
+        } catch (JsonProcessingException e) {
+            String what = e.getOriginalMessage();
+            int cut = what.indexOf('\n');
+            throw new FeatureFileException(
+                    source,
+                    lineNumber,
+                    "not valid JSON: " + (cut >= 0 ? what.substring(0, cut) : what));
+        }
+        if (!(node instanceof ObjectNode object)) {
+            throw new FeatureFileException(source, lineNumber, "expected a JSON object");
+        }
+        return object;
+    }
+
     /** Reads a whole file (training sets are held in memory anyway). */
     public static List<LabelledWindow> readAll(Path file) throws IOException {
         List<LabelledWindow> windows = new ArrayList<>();
@@ -205,7 +212,7 @@ public final class LabelledFeaturesJson {
     }
 
     /** Typed, strict access to the fields of one line. */
-    private static final class Fields {
+    static final class Fields {
         private final String source;
         private final long line;
         private final ObjectNode node;

@@ -25,8 +25,10 @@ public final class ModelCard {
      * @param featuresFile name of the labelled-features file
      * @param featuresSha256 hex SHA-256 of it
      * @param reproduce the command that rebuilds the model
-     * @param asServed whether the features are as served by the streaming job ({@code ./fraud
-     *     features --semantics as-served}) rather than ideal values
+     * @param asServed whether the features are what the streaming job serves rather than ideal
+     *     values: as served ({@code ./fraud features --semantics as-served}) for a window model, as
+     *     of arrival ({@code ./fraud features --per-transaction}) for a per-transaction model
+     * @param skew the same model trained on ideal features and measured on the served ones, or null
      */
     public record Context(
             String modelFile,
@@ -34,14 +36,29 @@ public final class ModelCard {
             String featuresFile,
             String featuresSha256,
             String reproduce,
-            boolean asServed) {}
+            boolean asServed,
+            SkewCost skew) {
+
+        /** A context without a skew comparison. */
+        public Context(
+                String modelFile,
+                String modelSha256,
+                String featuresFile,
+                String featuresSha256,
+                String reproduce,
+                boolean asServed) {
+            this(modelFile, modelSha256, featuresFile, featuresSha256, reproduce, asServed, null);
+        }
+    }
 
     private ModelCard() {}
 
     /** The card as Markdown. */
     public static String markdown(TrainingResult r, Context c) {
         ModelMetadata m = r.metadata();
-        FeatureLayout layout = r.set().layout();
+        FeatureLayout<?> layout = r.set().layout();
+        boolean tx = r.set().unit() == TrainingSet.Unit.TRANSACTION;
+        String rows = r.set().unit().plural();
         Trainer.Config config = r.config();
         Metrics.AtThreshold review = r.at(config.thresholds().review());
         Metrics.AtThreshold block = r.at(config.thresholds().block());
@@ -56,7 +73,9 @@ public final class ModelCard {
         s.append(
                 String.format(
                         Locale.ROOT,
-                        "On %d windows of %d holdout users (%d fraudulent) never used for training"
+                        "On %d "
+                                + rows
+                                + " of %d holdout users (%d fraudulent) never used for training"
                                 + " or model selection, scored by ONNX Runtime from the exported"
                                 + " file:%n%n",
                         holdout.windows(),
@@ -125,15 +144,24 @@ public final class ModelCard {
         s.append(
                 row(
                         "window",
-                        "tumbling, "
-                                + r.set().windowSize()
-                                + " (metadata `"
-                                + ModelMetadata.WINDOW_SIZE
-                                + "`): score windows of this size only"));
+                        tx
+                                ? "trailing, (t - "
+                                        + r.set().windowSize()
+                                        + ", t] as of the transaction's arrival (metadata `"
+                                        + ModelMetadata.WINDOW_SIZE
+                                        + "`): serve with this --trailing-window"
+                                : "tumbling, "
+                                        + r.set().windowSize()
+                                        + " (metadata `"
+                                        + ModelMetadata.WINDOW_SIZE
+                                        + "`): score windows of this size only"));
         s.append(
                 row(
                         "training period",
-                        "windows from " + r.set().periodStart() + " to " + r.set().periodEnd()));
+                        (tx ? "transactions (event time) from " : "windows from ")
+                                + r.set().periodStart()
+                                + " to "
+                                + r.set().periodEnd()));
         s.append(
                 row(
                         "training data",
@@ -143,7 +171,9 @@ public final class ModelCard {
                                 + c.featuresSha256()
                                 + "`): "
                                 + r.set().size()
-                                + " windows of "
+                                + " "
+                                + rows
+                                + " of "
                                 + r.set().users()
                                 + " users, "
                                 + r.set().fraudulent()
@@ -157,15 +187,25 @@ public final class ModelCard {
                                 + fmt(config.thresholds().review())
                                 + ", BLOCK if score >= "
                                 + fmt(config.thresholds().block())
-                                + " (configurable: `--review-threshold`, `--block-threshold`)"));
+                                + (tx
+                                        ? " (configurable in the job: `--transaction-review-threshold`,"
+                                                + " `--transaction-block-threshold`)"
+                                        : " (configurable: `--review-threshold`,"
+                                                + " `--block-threshold`)")));
         s.append("\n");
 
         s.append(
-                "## Features\n\nComputed by `FeatureLayout.V1` (scoring module) from a"
-                        + " `FeatureRecord`, for training and serving alike.\n\n");
+                tx
+                        ? "## Features\n\nComputed by `FeatureLayout.TRANSACTION_V1` (scoring"
+                                + " module) from a `TransactionFeatures`, for training and serving"
+                                + " alike: the trailing window (t - T, t] of transaction x holds the"
+                                + " user's valid, deduplicated transactions received up to and"
+                                + " including x (`TrailingFeatures`, feature-job).\n\n"
+                        : "## Features\n\nComputed by `FeatureLayout.V1` (scoring module) from a"
+                                + " `FeatureRecord`, for training and serving alike.\n\n");
         s.append("| column | name | definition |\n|---|---|---|\n");
         for (int i = 0; i < layout.size(); i++) {
-            FeatureLayout.Feature f = layout.features().get(i);
+            FeatureLayout.Feature<?> f = layout.features().get(i);
             s.append("| ")
                     .append(i)
                     .append(" | `")
@@ -178,22 +218,38 @@ public final class ModelCard {
 
         s.append("## How it was measured\n\n");
         s.append(
-                "- **Labels.** A window is fraudulent iff it contains a fraudulent transaction"
-                        + " (simulator ground truth, `WindowLabels`). "
-                        + (c.asServed()
-                                ? "Features are as served: the streaming job's last revision of"
-                                        + " each window under its lateness policy (`./fraud features"
-                                        + " --semantics as-served`); windows it never served are"
-                                        + " absent.\n"
-                                : "Features are ideal values over all stored transactions"
-                                        + " (`./fraud features`).\n"));
+                tx
+                        ? "- **Labels.** A transaction is fraudulent iff the simulator labelled its id"
+                                + " so (ground truth, the labels file). "
+                                + (c.asServed()
+                                        ? "Features are as of arrival (`./fraud features"
+                                                + " --per-transaction`): what the job computes when"
+                                                + " the transaction arrives, over what had arrived"
+                                                + " before it.\n"
+                                        : "Features are ideal (`./fraud features"
+                                                + " --per-transaction --semantics ideal`): every"
+                                                + " transaction of the trailing window, however late"
+                                                + " it arrived.\n")
+                        : "- **Labels.** A window is fraudulent iff it contains a fraudulent transaction"
+                                + " (simulator ground truth, `WindowLabels`). "
+                                + (c.asServed()
+                                        ? "Features are as served: the streaming job's last revision of"
+                                                + " each window under its lateness policy (`./fraud features"
+                                                + " --semantics as-served`); windows it never served are"
+                                                + " absent.\n"
+                                        : "Features are ideal values over all stored transactions"
+                                                + " (`./fraud features`).\n"));
         s.append(
                 String.format(
                         Locale.ROOT,
-                        "- **Split by user**, not by window: SHA-256 of"
+                        "- **Split by user**, not by "
+                                + r.set().unit().noun()
+                                + ": SHA-256 of"
                                 + " `seed:userId` puts each user in training (%.0f %%), validation (%.0f %%) or"
                                 + " holdout (%.0f %%), seed %d. Every fraud burst and every user's habits stay on"
-                                + " one side, so neighbouring windows of one burst cannot leak from training into"
+                                + " one side, so neighbouring "
+                                + rows
+                                + " of one burst cannot leak from training into"
                                 + " the holdout; every side covers the whole period.%n",
                         100 * (1 - config.validationFraction() - config.holdoutFraction()),
                         100 * config.validationFraction(),
@@ -202,11 +258,18 @@ public final class ModelCard {
         s.append(
                 "- **Model selection** on the validation users only (higher ROC AUC wins);"
                         + " the holdout users are used once, for the numbers in this card.\n");
+        String noun = r.set().unit().noun();
         s.append(
-                "- **ROC AUC** = probability that a random fraudulent window scores higher"
+                "- **ROC AUC** = probability that a random fraudulent "
+                        + noun
+                        + " scores higher"
                         + " than a random legitimate one (Mann-Whitney, ties count 1/2). **Precision** ="
-                        + " fraudulent share of windows with score >= threshold; **recall** = share of"
-                        + " fraudulent windows with score >= threshold.\n");
+                        + " fraudulent share of "
+                        + rows
+                        + " with score >= threshold; **recall** = share of"
+                        + " fraudulent "
+                        + rows
+                        + " with score >= threshold.\n");
         s.append(
                 String.format(
                         Locale.ROOT,
@@ -216,7 +279,10 @@ public final class ModelCard {
                         Trainer.PARITY_TOLERANCE,
                         r.maxOnnxTribuoDifference()));
 
-        s.append("## Data split\n\n| part | users | windows | fraudulent |\n|---|---|---|---|\n");
+        s.append(
+                "## Data split\n\n| part | users | "
+                        + rows
+                        + " | fraudulent |\n|---|---|---|---|\n");
         for (Map.Entry<Part, PartCounts> e : r.parts().entrySet()) {
             PartCounts p = e.getValue();
             s.append("| ")
@@ -245,9 +311,12 @@ public final class ModelCard {
         s.append("\n");
 
         s.append("## Threshold table (holdout)\n\n");
-        s.append("A window is flagged when its score >= the threshold.\n\n");
+        s.append("A " + noun + " is flagged when its score >= the threshold.\n\n");
         s.append(
-                "| threshold | flagged windows | precision | recall | legitimate windows"
+                "| threshold | flagged "
+                        + rows
+                        + " | precision | recall | legitimate "
+                        + rows
                         + " flagged |\n|---|---|---|---|---|\n");
         for (Metrics.AtThreshold t : r.thresholdTable()) {
             String mark =
@@ -280,20 +349,127 @@ public final class ModelCard {
         s.append(
                 "- Probabilities are calibrated to the training base rate ("
                         + pct(r.set().fraudulent(), r.set().size())
-                        + " fraudulent windows); a different fraud rate shifts them.\n");
+                        + " fraudulent "
+                        + rows
+                        + "); a different fraud rate shifts them.\n");
         s.append(
-                c.asServed()
-                        ? "- Features are as served (last revision per window): the model learned"
-                                + " what the stream serves after lateness; its first firing of a"
-                                + " window may still lack records that arrive within the allowed"
-                                + " lateness.\n\n"
-                        : "- Features are ideal values. The streaming job serves a window's value at"
-                                + " each firing; late records change it (later revisions) and too-late"
-                                + " ones never reach it: that skew is what the parity check"
-                                + " measures.\n\n");
+                tx
+                        ? (c.asServed()
+                                ? "- Features are as of arrival, which is what the job serves for"
+                                        + " every transaction that arrives at most the allowed"
+                                        + " lateness behind the watermark; a later one is scored"
+                                        + " with the part of its trailing window the job still holds"
+                                        + " (`historyComplete` false), which training rows never"
+                                        + " show.\n\n"
+                                : "- Features are ideal values: they count records that, when the"
+                                        + " job scores the transaction, have not arrived yet. Served"
+                                        + " features are as of arrival; see the skew section.\n\n")
+                        : c.asServed()
+                                ? "- Features are as served (last revision per window): the model learned"
+                                        + " what the stream serves after lateness; its first firing of a"
+                                        + " window may still lack records that arrive within the allowed"
+                                        + " lateness.\n\n"
+                                : "- Features are ideal values. The streaming job serves a window's value at"
+                                        + " each firing; late records change it (later revisions) and too-late"
+                                        + " ones never reach it: that skew is what the parity check"
+                                        + " measures.\n\n");
+
+        if (c.skew() != null) {
+            skew(s, r, c.skew(), config);
+        }
 
         s.append("## Reproduce\n\n    ").append(c.reproduce()).append("\n");
         return s.toString();
+    }
+
+    /** The training-serving skew section: the same model trained on ideal features. */
+    private static void skew(
+            StringBuilder s, TrainingResult served, SkewCost k, Trainer.Config config) {
+        String rows = served.set().unit().plural();
+        String servedAs =
+                served.set().unit() == TrainingSet.Unit.TRANSACTION ? "as of arrival" : "as served";
+        double review = config.thresholds().review();
+        double block = config.thresholds().block();
+        s.append("## Training-serving skew\n\n");
+        s.append(
+                String.format(
+                        Locale.ROOT,
+                        "The same training (algorithm %s, seed, epochs, user split) on *ideal*"
+                                + " features (`%s`, sha256 `%s`: every record of the window,"
+                                + " however late it arrived), measured on the same holdout users."
+                                + " In serving a model only ever sees served features; %d of the"
+                                + " %d holdout %s (%s) have served features that differ from"
+                                + " ideal.%n%n",
+                        served.algorithm().id(),
+                        k.idealFeaturesFile(),
+                        k.idealFeaturesSha256(),
+                        k.differingHoldoutRows(),
+                        k.holdoutRows(),
+                        rows,
+                        pct(k.differingHoldoutRows(), k.holdoutRows())));
+        s.append(
+                "| model trained on | measured on (holdout) | ROC AUC | precision / recall at "
+                        + fmt(review)
+                        + " | precision / recall at "
+                        + fmt(block)
+                        + " |\n|---|---|---|---|---|\n");
+        skewRow(
+                s,
+                servedAs + " (this model)",
+                servedAs,
+                served.holdoutAuc(),
+                served.at(review),
+                served.at(block));
+        skewRow(
+                s,
+                "ideal",
+                "ideal",
+                k.ideal().holdoutAuc(),
+                k.ideal().at(review),
+                k.ideal().at(block));
+        skewRow(
+                s,
+                "ideal",
+                servedAs,
+                k.idealOnServed().auc(),
+                k.idealOnServed().at(review),
+                k.idealOnServed().at(block));
+        s.append(
+                String.format(
+                        Locale.ROOT,
+                        "%nTrained on ideal features, the model's holdout ROC AUC drops by %s when it"
+                                + " is served %s features, as it would be in production (what"
+                                + " training-serving skew costs it); trained on what it is served,"
+                                + " it reaches %s on them (%s against the ideal-trained model on"
+                                + " them).%n%n",
+                        fmt4(k.ideal().holdoutAuc() - k.idealOnServed().auc()),
+                        servedAs.replace(' ', '-'),
+                        fmt4(served.holdoutAuc()),
+                        signed4(served.holdoutAuc() - k.idealOnServed().auc())));
+    }
+
+    private static void skewRow(
+            StringBuilder s,
+            String trainedOn,
+            String measuredOn,
+            double auc,
+            Metrics.AtThreshold review,
+            Metrics.AtThreshold block) {
+        s.append("| ")
+                .append(trainedOn)
+                .append(" | ")
+                .append(measuredOn)
+                .append(" | ")
+                .append(fmt4(auc))
+                .append(" | ")
+                .append(fmt3(review.precision()))
+                .append(" / ")
+                .append(fmt3(review.recall()))
+                .append(" | ")
+                .append(fmt3(block.precision()))
+                .append(" / ")
+                .append(fmt3(block.recall()))
+                .append(" |\n");
     }
 
     private static String describe(Trainer.Algorithm a, Trainer.Config c) {
@@ -324,6 +500,10 @@ public final class ModelCard {
 
     private static String fmt3(double d) {
         return Double.isNaN(d) ? "n/a" : String.format(Locale.ROOT, "%.3f", d);
+    }
+
+    private static String signed4(double d) {
+        return Math.abs(d) < 0.00005 ? "0.0000" : String.format(Locale.ROOT, "%+.4f", d);
     }
 
     private static String fmt4(double d) {

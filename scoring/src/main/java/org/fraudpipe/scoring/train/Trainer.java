@@ -156,7 +156,7 @@ public final class Trainer {
      * @throws IllegalStateException if an invariant of the class comment does not hold
      */
     public static TrainingResult train(TrainingSet set, Config config) {
-        FeatureLayout layout = set.layout();
+        FeatureLayout<?> layout = set.layout();
         UserSplit split =
                 new UserSplit(config.validationFraction(), config.holdoutFraction(), config.seed());
         Map<Part, List<TrainingSet.Row>> parts = new EnumMap<>(Part.class);
@@ -178,7 +178,9 @@ public final class Trainer {
                                 + fraud
                                 + " fraudulent of "
                                 + rows.size()
-                                + " windows: training, validation and holdout each need both"
+                                + " "
+                                + set.unit().plural()
+                                + ": training, validation and holdout each need both"
                                 + " classes; simulate more users or more fraud");
             }
             counts.put(
@@ -236,7 +238,10 @@ public final class Trainer {
                         config.modelName()
                                 + " "
                                 + config.modelVersion()
-                                + ": fraud probability of a user's window ("
+                                + (set.unit() == TrainingSet.Unit.WINDOW
+                                        ? ": fraud probability of a user's window ("
+                                        : ": fraud probability of a transaction as of its"
+                                                + " arrival (")
                                 + bestAlgorithm.id()
                                 + ")");
 
@@ -244,7 +249,7 @@ public final class Trainer {
         double[] tribuoScores = fraudProbabilities(best, layout, holdout);
         double[] onnxScores;
         ModelMetadata loaded;
-        try (OnnxScorer scorer = OnnxScorer.fromBytes(onnx, "the exported model", layout)) {
+        try (OnnxScorer<?> scorer = OnnxScorer.fromBytes(onnx, "the exported model", layout)) {
             onnxScores = scorer.scoreVectors(floats(holdout, layout.size()), holdout.size());
             loaded = scorer.metadata();
         } catch (ModelLoadException e) {
@@ -280,6 +285,63 @@ public final class Trainer {
                 maxDifference);
     }
 
+    /**
+     * How {@code model} does on the holdout users of {@code other}: the same rows a model trained
+     * on {@code other} would be measured on (the split is a hash of the seed and the user, so the
+     * holdout users are the same), scored by ONNX Runtime from {@code model}'s exported file. What
+     * a model trained on one kind of features (ideal) scores on the features it is served
+     * (as-of-arrival).
+     *
+     * @throws IllegalArgumentException if the two sets are not of the same layout, or {@code
+     *     other}'s holdout lacks a class
+     */
+    public static Evaluation evaluate(TrainingResult model, TrainingSet other) {
+        TrainingSet trained = model.set();
+        if (!trained.layout().names().equals(other.layout().names())) {
+            throw new IllegalArgumentException(
+                    "cannot evaluate a model of "
+                            + trained.layout()
+                            + " on rows of "
+                            + other.layout());
+        }
+        Config config = model.config();
+        UserSplit split =
+                new UserSplit(config.validationFraction(), config.holdoutFraction(), config.seed());
+        List<TrainingSet.Row> holdout = new ArrayList<>();
+        for (TrainingSet.Row row : other.rows()) {
+            if (split.partOf(row.userId()) == Part.HOLDOUT) {
+                holdout.add(row);
+            }
+        }
+        boolean[] labels = labels(holdout);
+        double[] scores;
+        try (OnnxScorer<?> scorer =
+                OnnxScorer.fromBytes(model.onnx(), "the exported model", other.layout())) {
+            scores = scorer.scoreVectors(floats(holdout, other.layout().size()), holdout.size());
+        } catch (ModelLoadException e) {
+            throw new IllegalStateException(
+                    "the exported model does not load: " + e.getMessage(), e);
+        }
+        return new Evaluation(holdout, scores, labels, Metrics.auc(scores, labels));
+    }
+
+    /**
+     * A model's scores on the holdout rows of a training set ({@link #evaluate}).
+     *
+     * @param rows the holdout rows, in the set's order
+     * @param scores the model's scores of them
+     * @param labels their labels
+     * @param auc ROC AUC of the scores
+     */
+    public record Evaluation(
+            List<TrainingSet.Row> rows, double[] scores, boolean[] labels, double auc) {
+
+        /** Holdout counts at one threshold. */
+        public Metrics.AtThreshold at(double threshold) {
+            return Metrics.at(threshold, scores, labels);
+        }
+    }
+
     private static LinearSGDTrainer linear(Config config) {
         return new LinearSGDTrainer(
                 new LogMulticlass(),
@@ -307,14 +369,14 @@ public final class Trainer {
     }
 
     /** A Tribuo example of one vector; feature names are the layout's. */
-    static Example<Label> example(FeatureLayout layout, double[] values, boolean fraud) {
+    static Example<Label> example(FeatureLayout<?> layout, double[] values, boolean fraud) {
         Label label = new Label(fraud ? ModelMetadata.FRAUD_LABEL : ModelMetadata.LEGIT_LABEL);
         return new ArrayExample<>(label, layout.names().toArray(String[]::new), values);
     }
 
     /** Tribuo's fraud probability of each row. */
     static double[] fraudProbabilities(
-            Model<Label> model, FeatureLayout layout, List<TrainingSet.Row> rows) {
+            Model<Label> model, FeatureLayout<?> layout, List<TrainingSet.Row> rows) {
         List<Example<Label>> examples = new ArrayList<>(rows.size());
         for (TrainingSet.Row row : rows) {
             examples.add(
@@ -352,7 +414,7 @@ public final class Trainer {
     }
 
     /** Fails unless Tribuo's feature ids are the layout's columns. */
-    static void checkFeatureIds(Model<Label> model, FeatureLayout layout) {
+    static void checkFeatureIds(Model<Label> model, FeatureLayout<?> layout) {
         ImmutableFeatureMap ids = model.getFeatureIDMap();
         if (ids.size() != layout.size()) {
             throw new IllegalStateException(

@@ -32,7 +32,7 @@ public class OnnxScorerBenchmark {
     @Param({"1", "64", "1024"})
     int batchSize;
 
-    private OnnxScorer scorer;
+    private OnnxScorer<FeatureRecord> scorer;
     private List<FeatureRecord> records;
     private float[] vectors;
 
@@ -41,7 +41,7 @@ public class OnnxScorerBenchmark {
         scorer = OnnxScorer.loadDefault();
         List<FeatureRecord> all = SyntheticWindows.records(SyntheticWindows.generate(100, 11, 42));
         records = new ArrayList<>(all.subList(0, batchSize));
-        FeatureLayout layout = scorer.layout();
+        FeatureLayout<FeatureRecord> layout = scorer.layout();
         vectors = new float[batchSize * layout.size()];
         int k = 0;
         for (FeatureRecord r : records) {

@@ -19,7 +19,7 @@ import org.junit.jupiter.api.Test;
 
 class TrainerTest {
 
-    private static final FeatureLayout LAYOUT = FeatureLayout.V1;
+    private static final FeatureLayout<FeatureRecord> LAYOUT = FeatureLayout.V1;
 
     private static List<TrainingResult> both() {
         return List.of(TrainedModels.logistic(), TrainedModels.factorizationMachine());
@@ -56,9 +56,10 @@ class TrainerTest {
                                                             + w.features().getWindowStart(),
                                             LabelledWindow::features));
             for (TrainingSet.Row row : rows) {
-                records.add(byKey.get(row.userId() + row.windowStart()));
+                records.add(byKey.get(row.userId() + row.start()));
             }
-            try (OnnxScorer scorer = OnnxScorer.fromBytes(r.onnx(), "test", LAYOUT)) {
+            try (OnnxScorer<FeatureRecord> scorer =
+                    OnnxScorer.fromBytes(r.onnx(), "test", LAYOUT)) {
                 double[] onnx = scorer.score(records);
                 for (int i = 0; i < onnx.length; i++) {
                     assertThat(Math.abs(onnx[i] - tribuo[i]))

@@ -1,0 +1,58 @@
+package org.fraudpipe.job.transaction;
+
+import org.fraudpipe.schemas.avro.TransactionFeatures;
+
+/**
+ * One arrival of a transaction, answered with its features, on its way to the model: what the
+ * trailing features ({@link TrailingFeatureFunction}) hand to the scoring ({@link
+ * TransactionScorer}), chained.
+ *
+ * <p>A Flink POJO (public fields, no-arg constructor); never mutated after it is emitted (the job
+ * runs with object reuse).
+ */
+public final class ArrivalFeatures {
+
+    /** The features scored: the transaction's own, or for a retry, the original's. */
+    public TransactionFeatures features;
+
+    /**
+     * The Kafka record timestamp of the transaction scored (its first arrival), or {@link
+     * ReceivedTransaction#NO_TIMESTAMP}: goes into the score record.
+     */
+    public long recordTimestamp;
+
+    /**
+     * The Kafka record timestamp of this arrival (a retry's own), or {@link
+     * ReceivedTransaction#NO_TIMESTAMP}: where the latency of this answer is measured from.
+     */
+    public long arrivalRecordTimestamp;
+
+    /** Processing time of this arrival (in a replay: the record's arrival time). */
+    public long receivedAt;
+
+    /** Whether this arrival is a retry of an id answered before (its original's features). */
+    public boolean retry;
+
+    public ArrivalFeatures() {}
+
+    ArrivalFeatures(
+            TransactionFeatures features,
+            long recordTimestamp,
+            long arrivalRecordTimestamp,
+            long receivedAt,
+            boolean retry) {
+        this.features = features;
+        this.recordTimestamp = recordTimestamp;
+        this.arrivalRecordTimestamp = arrivalRecordTimestamp;
+        this.receivedAt = receivedAt;
+        this.retry = retry;
+    }
+
+    @Override
+    public String toString() {
+        return "ArrivalFeatures{"
+                + (features == null ? null : features.getTransactionId())
+                + (retry ? ", retry" : "")
+                + "}";
+    }
+}

@@ -1,0 +1,247 @@
+package org.fraudpipe.job.transaction;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import org.apache.flink.api.common.functions.OpenContext;
+import org.apache.flink.api.common.state.ListState;
+import org.apache.flink.api.common.state.ListStateDescriptor;
+import org.apache.flink.api.common.state.MapState;
+import org.apache.flink.api.common.state.MapStateDescriptor;
+import org.apache.flink.api.common.typeinfo.Types;
+import org.apache.flink.api.common.typeutils.base.StringSerializer;
+import org.apache.flink.runtime.state.FunctionInitializationContext;
+import org.apache.flink.runtime.state.FunctionSnapshotContext;
+import org.apache.flink.streaming.api.TimerService;
+import org.apache.flink.streaming.api.checkpoint.CheckpointedFunction;
+import org.apache.flink.streaming.api.functions.KeyedProcessFunction;
+import org.apache.flink.util.Collector;
+import org.fraudpipe.job.features.TrailingFeatures;
+import org.fraudpipe.job.ingest.IngestedRecord;
+import org.fraudpipe.job.metrics.Tally;
+import org.fraudpipe.schemas.avro.Transaction;
+
+/**
+ * The per-transaction path's features: per user, every valid transaction gets its {@link
+ * TrailingFeatures} as of its arrival, at once, over what the user's state holds: on time, out of
+ * order, late, too late for the windows alike. A producer retry of an id still in state is answered
+ * with the original's features (and so, scored by the same model, with the original's score).
+ *
+ * <p>State, per user: one {@link MapState} entry per received transaction still needed ({@link
+ * #RECEIVED_STATE}: transactionId to {@link ReceivedTransaction}), kept until the watermark reaches
+ * its event time + the trailing window T + the allowed lateness L ({@link #evictionTime}), and one
+ * event-time timer at the earliest such time among the user's entries (coalesced: a new entry with
+ * an earlier eviction time moves it; the timer evicts every entry that is due and sets the next).
+ * An arrival costs one point read (is it a retry?), one scan of the user's entries (a handful: the
+ * user's transactions of the last T + L and the out-of-order bound) and one write; an eviction one
+ * scan and the deletes.
+ *
+ * <p>Exactness (the state bound): every transaction of x's trailing window {@code (t - T, t]}
+ * received before x is still in state as long as the watermark at x's arrival is at most {@code t +
+ * L}, i.e. x is at most the allowed lateness behind the watermark; then x's features are exactly
+ * {@link TrailingFeatures} over everything received before it, and {@code historyComplete} is true.
+ * A later transaction (too late for the windows too when T is at least the window size) is scored
+ * with what its user's state still holds and {@code historyComplete} false: its counts and sums are
+ * a lower bound. The watermark this is judged against is the highest this subtask has seen, kept in
+ * operator state across restores (Flink restores no watermark; without it a transaction arriving
+ * right after a restore would claim a complete history the previous attempt had already evicted).
+ *
+ * <p>A transaction already past its eviction time when it arrives (against the highest watermark
+ * seen) is scored but not stored. A retry of an id no longer in state is indistinguishable from a
+ * new transaction: it is scored again over what state holds then, possibly with other values, and a
+ * second record with that id is written; it arrives more than T + L after its event time, too late
+ * for the windows too when T is at least the window size.
+ *
+ * <p>Metrics: {@value #RETRIES} (arrivals answered with an earlier arrival's features) and {@value
+ * #HISTORY_INCOMPLETE} (transactions scored with {@code historyComplete} false), counters and
+ * accumulators ({@link Tally}).
+ */
+public final class TrailingFeatureFunction
+        extends KeyedProcessFunction<String, IngestedRecord, ArrivalFeatures>
+        implements CheckpointedFunction {
+
+    private static final long serialVersionUID = 1L;
+
+    /** Name of the per-user map state: transactionId to {@link ReceivedTransaction}. */
+    public static final String RECEIVED_STATE = "received-transactions";
+
+    public static final String RETRIES = "fraudTransactionRetries";
+    public static final String HISTORY_INCOMPLETE = "fraudTransactionsHistoryIncomplete";
+
+    private static final ListStateDescriptor<Long> WATERMARK_STATE =
+            new ListStateDescriptor<>("trailing-features-watermark", Types.LONG);
+
+    private final Duration trailing;
+    private final long trailingMillis;
+    private final long allowedLatenessMillis;
+    private transient MapState<String, ReceivedTransaction> received;
+    private transient ListState<Long> watermarkState;
+    private transient long highestWatermark;
+    private transient Tally retries;
+    private transient Tally historyIncomplete;
+
+    /**
+     * @param trailing T, the trailing window's length (option {@code --trailing-window})
+     * @param allowedLateness L, the job's allowed lateness: how long entries outlive their trailing
+     *     window, and the bound up to which a transaction behind the watermark is still exact
+     */
+    public TrailingFeatureFunction(Duration trailing, Duration allowedLateness) {
+        this.trailing = Objects.requireNonNull(trailing, "trailing");
+        if (trailing.isNegative() || trailing.isZero() || trailing.getNano() % 1_000_000 != 0) {
+            throw new IllegalArgumentException(
+                    "trailing window must be a positive whole number of milliseconds: " + trailing);
+        }
+        if (allowedLateness.isNegative()) {
+            throw new IllegalArgumentException("allowed lateness must not be negative");
+        }
+        this.trailingMillis = trailing.toMillis();
+        this.allowedLatenessMillis = allowedLateness.toMillis();
+    }
+
+    /** The state's descriptor (also for tools that read savepoints of this operator). */
+    public static MapStateDescriptor<String, ReceivedTransaction> receivedDescriptor() {
+        return new MapStateDescriptor<>(
+                RECEIVED_STATE, StringSerializer.INSTANCE, ReceivedTransactionSerializer.INSTANCE);
+    }
+
+    /**
+     * The watermark at which a transaction with this event time leaves state: {@code eventTime + T
+     * + L}, {@link Long#MAX_VALUE} on overflow.
+     */
+    public long evictionTime(long eventTimeMillis) {
+        long keep = trailingMillis + allowedLatenessMillis;
+        return eventTimeMillis <= Long.MAX_VALUE - keep ? eventTimeMillis + keep : Long.MAX_VALUE;
+    }
+
+    /**
+     * Whether a transaction with this event time, arriving when the highest watermark seen is
+     * {@code watermark}, finds its whole trailing window still in state: {@code eventTime >=
+     * watermark - L}.
+     */
+    public boolean historyComplete(long eventTimeMillis, long watermark) {
+        return watermark == Long.MIN_VALUE
+                || eventTimeMillis >= watermark - allowedLatenessMillis
+                || watermark - allowedLatenessMillis > watermark; // overflow: nothing evicted yet
+    }
+
+    @Override
+    public void initializeState(FunctionInitializationContext context) throws Exception {
+        watermarkState = context.getOperatorStateStore().getUnionListState(WATERMARK_STATE);
+        highestWatermark = Long.MIN_VALUE;
+        if (context.isRestored()) {
+            for (Long w : watermarkState.get()) {
+                highestWatermark = Math.max(highestWatermark, w);
+            }
+        }
+    }
+
+    @Override
+    public void snapshotState(FunctionSnapshotContext context) throws Exception {
+        watermarkState.update(List.of(highestWatermark));
+    }
+
+    @Override
+    public void open(OpenContext openContext) {
+        received = getRuntimeContext().getMapState(receivedDescriptor());
+        retries =
+                Tally.register(getRuntimeContext(), getRuntimeContext().getMetricGroup(), RETRIES);
+        historyIncomplete =
+                Tally.register(
+                        getRuntimeContext(),
+                        getRuntimeContext().getMetricGroup(),
+                        HISTORY_INCOMPLETE);
+    }
+
+    @Override
+    public void processElement(IngestedRecord record, Context ctx, Collector<ArrivalFeatures> out)
+            throws Exception {
+        Transaction tx = record.transaction;
+        String id = tx.getTransactionId();
+        long arrivalTimestamp =
+                record.recordTimestamp == null
+                        ? ReceivedTransaction.NO_TIMESTAMP
+                        : record.recordTimestamp;
+        TimerService timers = ctx.timerService();
+        long watermark = timers.currentWatermark();
+        highestWatermark = Math.max(highestWatermark, watermark);
+
+        ReceivedTransaction original = received.get(id);
+        if (original != null) {
+            retries.inc();
+            out.collect(
+                    new ArrivalFeatures(
+                            original.features(id, ctx.getCurrentKey(), trailingMillis),
+                            original.recordTimestamp(),
+                            arrivalTimestamp,
+                            record.receivedAt,
+                            true));
+            return;
+        }
+
+        TrailingFeatures features = TrailingFeatures.of(tx, trailing);
+        long earliestEviction = Long.MAX_VALUE;
+        for (Map.Entry<String, ReceivedTransaction> e : received.entries()) {
+            ReceivedTransaction r = e.getValue();
+            features.add(
+                    e.getKey(),
+                    r.eventTime(),
+                    r.amountMinor(),
+                    r.deviceId(),
+                    r.merchantId(),
+                    r.country());
+            earliestEviction = Math.min(earliestEviction, evictionTime(r.eventTime()));
+        }
+        long eventTime = tx.getEventTime().toEpochMilli();
+        boolean complete = historyComplete(eventTime, highestWatermark);
+        if (!complete) {
+            historyIncomplete.inc();
+        }
+        ReceivedTransaction entry =
+                ReceivedTransaction.of(tx, arrivalTimestamp, features.result(), complete);
+        long eviction = evictionTime(eventTime);
+        // Against the highest watermark, not the current one: right after a restore the current
+        // one starts over, and storing what the previous attempt would not have stored would
+        // change later answers.
+        if (eviction > highestWatermark) {
+            received.put(id, entry);
+            // One timer per user, at the earliest eviction time of its entries.
+            if (eviction < earliestEviction) {
+                if (earliestEviction != Long.MAX_VALUE) {
+                    timers.deleteEventTimeTimer(earliestEviction);
+                }
+                timers.registerEventTimeTimer(eviction);
+            }
+        }
+        out.collect(
+                new ArrivalFeatures(
+                        entry.features(id, ctx.getCurrentKey(), trailingMillis),
+                        arrivalTimestamp,
+                        arrivalTimestamp,
+                        record.receivedAt,
+                        false));
+    }
+
+    @Override
+    public void onTimer(long time, OnTimerContext ctx, Collector<ArrivalFeatures> out)
+            throws Exception {
+        long watermark = ctx.timerService().currentWatermark();
+        highestWatermark = Math.max(highestWatermark, watermark);
+        long next = Long.MAX_VALUE;
+        var it = received.iterator();
+        while (it.hasNext()) {
+            long eviction = evictionTime(it.next().getValue().eventTime());
+            if (eviction <= watermark) {
+                it.remove();
+            } else {
+                next = Math.min(next, eviction);
+            }
+        }
+        if (next != Long.MAX_VALUE) {
+            ctx.timerService().registerEventTimeTimer(next);
+        } else {
+            // Nothing left: drop the user's map itself (the heap backend keeps an empty one).
+            received.clear();
+        }
+    }
+}

@@ -1,0 +1,459 @@
+package org.fraudpipe.job.reliability;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.DataInputStream;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.apache.flink.api.common.JobStatus;
+import org.apache.flink.core.execution.SavepointFormatType;
+import org.apache.flink.metrics.Histogram;
+import org.apache.flink.runtime.checkpoint.Checkpoints;
+import org.apache.flink.runtime.checkpoint.OperatorState;
+import org.apache.flink.runtime.checkpoint.metadata.CheckpointMetadata;
+import org.apache.flink.runtime.jobgraph.OperatorID;
+import org.apache.flink.runtime.minicluster.MiniCluster;
+import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
+import org.apache.flink.shaded.guava33.com.google.common.hash.Hashing;
+import org.apache.flink.test.junit5.InjectMiniCluster;
+import org.apache.flink.test.junit5.MiniClusterExtension;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.producer.RecordMetadata;
+import org.fraudpipe.job.features.TrailingFeatures;
+import org.fraudpipe.job.testing.Await;
+import org.fraudpipe.job.testing.JobDeployment;
+import org.fraudpipe.job.testing.JobMetrics;
+import org.fraudpipe.job.testing.RunningJob;
+import org.fraudpipe.job.testing.TransactionProducer;
+import org.fraudpipe.job.testing.TransactionProducer.PartitionedTransaction;
+import org.fraudpipe.job.topology.Uids;
+import org.fraudpipe.job.transaction.TransactionScoring;
+import org.fraudpipe.local.KafkaTestBroker;
+import org.fraudpipe.schemas.Topic;
+import org.fraudpipe.schemas.avro.DeadLetter;
+import org.fraudpipe.schemas.avro.LateRecord;
+import org.fraudpipe.schemas.avro.Transaction;
+import org.fraudpipe.schemas.avro.TransactionFeatures;
+import org.fraudpipe.schemas.avro.TransactionScore;
+import org.fraudpipe.scoring.DecisionThresholds;
+import org.fraudpipe.scoring.OnnxScorer;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Issue #16, scores at arrival, end to end: the production job (Kafka source, RocksDB, both paths,
+ * Kafka sinks; parallelism 2) on a real broker. Every valid transaction gets its score at once
+ * (before any checkpoint, with the default at-least-once delivery), none of the invalid or
+ * future-dated ones; a stop with savepoint and restore, and a task failure with the replay of the
+ * records since the last checkpoint, leave for every transaction id the very values (features,
+ * score, decision, model) of the definition.
+ *
+ * <p>The expected values are computed here, independently of the job: {@link TrailingFeatures} over
+ * each user's transactions in the order they were produced to the user's partition (the order the
+ * job receives them), scored by the shipped per-transaction model through {@link OnnxScorer}. The
+ * traffic is {@link KnownCountTraffic} (every partition's event time only grows, no partition ever
+ * idle), so every transaction is within the allowed lateness of the watermark and its history is
+ * complete whatever fails when.
+ */
+class ScoresAtArrivalIT {
+
+    private static final int PARTITIONS = 3;
+    private static final Instant START = Instant.parse("2025-01-06T00:00:00Z");
+    private static final Duration WINDOW = Duration.ofMinutes(10);
+    private static final Duration TIMEOUT = Duration.ofMinutes(3);
+
+    private static final JobMetrics METRICS = new JobMetrics();
+
+    @RegisterExtension static final KafkaTestBroker KAFKA = new KafkaTestBroker(PARTITIONS);
+
+    @RegisterExtension
+    static final MiniClusterExtension FLINK =
+            new MiniClusterExtension(
+                    new MiniClusterResourceConfiguration.Builder()
+                            .setNumberTaskManagers(1)
+                            .setNumberSlotsPerTaskManager(2)
+                            .setConfiguration(METRICS.clusterConfiguration())
+                            .build());
+
+    @TempDir Path checkpoints;
+
+    /** {@code users} users x 4 windows x 3 transactions, over all three partitions. */
+    private static KnownCountTraffic traffic(int users) {
+        return new KnownCountTraffic(users, 4, 3, START, WINDOW, PARTITIONS);
+    }
+
+    private JobDeployment deployment(String name, Map<String, String> more) {
+        Map<String, String> options = new HashMap<>(Map.of("idleness", "30m"));
+        options.putAll(more);
+        return JobDeployment.create(KAFKA, name, PARTITIONS, checkpoints, options);
+    }
+
+    /** What the job must answer, per transaction id: the definition, scored by the model. */
+    private static Map<String, TransactionScore> expected(List<PartitionedTransaction> produced)
+            throws Exception {
+        Map<String, List<Transaction>> byUser = new LinkedHashMap<>();
+        Map<String, TransactionFeatures> features = new LinkedHashMap<>();
+        for (PartitionedTransaction p : produced) {
+            Transaction x = p.transaction();
+            List<Transaction> earlier =
+                    byUser.computeIfAbsent(x.getUserId(), u -> new ArrayList<>());
+            if (!features.containsKey(x.getTransactionId())) {
+                features.put(
+                        x.getTransactionId(),
+                        TrailingFeatures.compute(earlier, x, WINDOW)
+                                .writeTo(TransactionFeatures.newBuilder())
+                                .setTransactionId(x.getTransactionId())
+                                .setUserId(x.getUserId())
+                                .setEventTime(x.getEventTime())
+                                .setTrailingWindowMillis(WINDOW.toMillis())
+                                .setAmountMinor(x.getAmountMinor())
+                                .setHistoryComplete(true)
+                                .build());
+            }
+            earlier.add(x);
+        }
+        Map<String, TransactionScore> out = new LinkedHashMap<>();
+        try (OnnxScorer<TransactionFeatures> model = OnnxScorer.loadDefaultTransactionModel()) {
+            List<TransactionFeatures> rows = new ArrayList<>(features.values());
+            double[] scores = model.score(rows);
+            for (int i = 0; i < rows.size(); i++) {
+                TransactionFeatures f = rows.get(i);
+                out.put(
+                        f.getTransactionId(),
+                        TransactionScore.newBuilder()
+                                .setTransactionId(f.getTransactionId())
+                                .setUserId(f.getUserId())
+                                .setEventTime(f.getEventTime())
+                                .setFeatures(f)
+                                .setScore(scores[i])
+                                .setDecision(DecisionThresholds.DEFAULT.decide(scores[i]))
+                                .setModelName(model.metadata().name())
+                                .setModelVersion(model.metadata().version())
+                                .setRecordTimestamp(null)
+                                .setScoredAt(Instant.EPOCH)
+                                .build());
+            }
+        }
+        return out;
+    }
+
+    /** The values a score must never change: everything but the arrival and processing times. */
+    private static TransactionScore values(TransactionScore s) {
+        return TransactionScore.newBuilder(s)
+                .setRecordTimestamp(null)
+                .setScoredAt(Instant.EPOCH)
+                .build();
+    }
+
+    /**
+     * Every record of the topic carries its id's expected values, every expected id is there, and
+     * nothing else is.
+     */
+    private static void assertEveryIdHasItsValues(
+            List<TransactionScore> written, Map<String, TransactionScore> expected) {
+        Set<String> seen = new HashSet<>();
+        for (TransactionScore s : written) {
+            assertThat(values(s))
+                    .as("score of %s", s.getTransactionId())
+                    .isEqualTo(expected.get(s.getTransactionId()));
+            seen.add(s.getTransactionId());
+        }
+        assertThat(seen).isEqualTo(expected.keySet());
+    }
+
+    @Test
+    @DisplayName(
+            "#16 every valid transaction is scored at arrival, visible before any checkpoint;"
+                    + " none of the invalid or future-dated ones; a retry gets the same values")
+    void everyValidTransactionIsScoredAtOnceAndNoInvalidOrFutureDatedOne(
+            @InjectMiniCluster MiniCluster cluster) throws Exception {
+        // Checkpoints every 4 minutes: the window topics commit nothing during this test.
+        JobDeployment deployment = deployment("arrival-fates", Map.of("checkpoint-interval", "4m"));
+        KnownCountTraffic traffic = traffic(6);
+        RunningJob job = new RunningJob(cluster, deployment.start()).awaitAllTasksRunning(TIMEOUT);
+        List<PartitionedTransaction> valid = new ArrayList<>(traffic.all());
+        long producedFrom = System.currentTimeMillis();
+        try (TransactionProducer producer = deployment.producer()) {
+            producer.sendAll(traffic.all());
+            // a producer retry of the last record (still in state), to the same partition
+            PartitionedTransaction retried = traffic.all().get(traffic.all().size() - 1);
+            producer.sendAll(List.of(retried));
+            valid.add(retried);
+            producer.sendRaw(1, "not avro".getBytes(StandardCharsets.UTF_8));
+            Transaction invalid =
+                    Transaction.newBuilder(traffic.all().get(1).transaction())
+                            .setTransactionId("invalid-1")
+                            .setAmountMinor(-5)
+                            .build();
+            producer.send(0, invalid);
+            Transaction future =
+                    Transaction.newBuilder(traffic.all().get(2).transaction())
+                            .setTransactionId("future-1")
+                            .setEventTime(Instant.now().plus(Duration.ofDays(1)))
+                            .build();
+            RecordMetadata futureAt = producer.send(null, future);
+            assertThat(futureAt.offset()).isNotNegative();
+
+            List<TransactionScore> written =
+                    deployment.awaitCommitted(
+                            Topic.TRANSACTION_SCORES,
+                            TransactionScore.class,
+                            valid.size(),
+                            TIMEOUT);
+            long producedTo = System.currentTimeMillis();
+            assertThat(job.completedCheckpoints())
+                    .as("visible before the first checkpoint: at-least-once, at once")
+                    .isZero();
+
+            Map<String, TransactionScore> expected = expected(valid);
+            assertThat(written).hasSize(valid.size());
+            assertEveryIdHasItsValues(written, expected);
+            assertThat(
+                            written.stream()
+                                    .filter(
+                                            s ->
+                                                    s.getTransactionId()
+                                                            .equals(
+                                                                    retried.transaction()
+                                                                            .getTransactionId())))
+                    .hasSize(2);
+            assertThat(written)
+                    .allSatisfy(
+                            s -> {
+                                assertThat(s.getRecordTimestamp().toEpochMilli())
+                                        .isBetween(producedFrom, producedTo);
+                                assertThat(s.getScoredAt())
+                                        .isAfterOrEqualTo(s.getRecordTimestamp());
+                            });
+            // The key is the transactionId, as plain text.
+            for (ConsumerRecord<byte[], byte[]> r :
+                    deployment.committedRecords(Topic.TRANSACTION_SCORES)) {
+                TransactionScore s =
+                        deployment
+                                .codec(Topic.TRANSACTION_SCORES, TransactionScore.class)
+                                .decode(r.value());
+                assertThat(new String(r.key(), StandardCharsets.UTF_8))
+                        .isEqualTo(s.getTransactionId());
+            }
+            // The invalid and the future-dated records took their usual ways, without a score
+            // (written in the window path's open transactions: read uncommitted).
+            Await.until(
+                    "the dead letters and the quarantined record in their topics",
+                    TIMEOUT,
+                    () ->
+                            deployment.uncommitted(Topic.DEAD_LETTERS, DeadLetter.class).size() == 2
+                                    && deployment.uncommitted(Topic.LATE, LateRecord.class).stream()
+                                            .anyMatch(
+                                                    l ->
+                                                            l.getTransaction()
+                                                                    .getTransactionId()
+                                                                    .equals("future-1")));
+
+            assertThat(METRICS.counter(job.id(), TransactionScoring.METRICS.scored()))
+                    .isEqualTo(valid.size());
+            assertThat(
+                            METRICS.counter(
+                                    job.id(),
+                                    org.fraudpipe.job.transaction.TrailingFeatureFunction.RETRIES))
+                    .isEqualTo(1);
+            List<Histogram> latency =
+                    METRICS.histograms(job.id(), TransactionScoring.METRICS.latency());
+            assertThat(latency).isNotEmpty();
+            long measured = latency.stream().mapToLong(Histogram::getCount).sum();
+            assertThat(measured).isEqualTo(valid.size());
+            for (Histogram h : latency) {
+                if (h.getCount() > 0) {
+                    System.out.printf(
+                            "score latency (Kafka record timestamp to the sink), one subtask of"
+                                    + " this IT: n=%d p50=%.0f ms p99=%.0f ms p99.9=%.0f ms max=%d"
+                                    + " ms%n",
+                            h.getCount(),
+                            h.getStatistics().getQuantile(0.5),
+                            h.getStatistics().getQuantile(0.99),
+                            h.getStatistics().getQuantile(0.999),
+                            h.getStatistics().getMax());
+                }
+            }
+        } finally {
+            job.cancel();
+        }
+    }
+
+    @Test
+    @DisplayName(
+            "#16 stop with savepoint, input while down, restore: every transaction id keeps the"
+                    + " values of the definition; the state a user costs, measured")
+    void aRestoreFromASavepointLeavesTheValuesOfTheDefinition(
+            @InjectMiniCluster MiniCluster cluster) throws Exception {
+        JobDeployment deployment = deployment("arrival-savepoint", Map.of());
+        KnownCountTraffic traffic = traffic(20);
+        Instant cut = traffic.windowStart(2).plus(Duration.ofMinutes(5));
+        List<PartitionedTransaction> before = traffic.before(cut);
+        RunningJob first = new RunningJob(cluster, deployment.start());
+        String savepoint;
+        try (TransactionProducer producer = deployment.producer()) {
+            producer.sendAll(before);
+            deployment.awaitCommitted(
+                    Topic.TRANSACTION_SCORES, TransactionScore.class, before.size(), TIMEOUT);
+            savepoint =
+                    first.client()
+                            .stopWithSavepoint(
+                                    false,
+                                    checkpoints.resolve("savepoints").toUri().toString(),
+                                    SavepointFormatType.CANONICAL)
+                            .get();
+            Await.until(
+                    "job finished after its savepoint",
+                    TIMEOUT,
+                    () -> first.client().getJobStatus().get() == JobStatus.FINISHED);
+            // produced while the job is down: their trailing windows reach into the savepoint
+            producer.sendAll(traffic.from(cut));
+        }
+        long stateBytes = operatorStateBytes(Path.of(java.net.URI.create(savepoint)));
+        System.out.printf(
+                "per-transaction state in a canonical savepoint: %d bytes for 20 users (%d bytes"
+                        + " per user, about 4 received transactions each)%n",
+                stateBytes, stateBytes / 20);
+        assertThat(stateBytes).isPositive();
+
+        RunningJob restored =
+                new RunningJob(cluster, deployment.job().restoringFrom(savepoint).start());
+        try {
+            List<TransactionScore> written =
+                    deployment.awaitCommitted(
+                            Topic.TRANSACTION_SCORES,
+                            TransactionScore.class,
+                            traffic.all().size(),
+                            TIMEOUT);
+            assertThat(written).hasSize(traffic.all().size());
+            assertEveryIdHasItsValues(written, expected(traffic.all()));
+        } finally {
+            restored.cancel();
+        }
+    }
+
+    @Test
+    @DisplayName(
+            "#16 a task failure after a checkpoint, at-least-once: the answers since the"
+                    + " checkpoint are written again with the same values, every id has the values"
+                    + " of the definition")
+    void aFailureWithReplayWritesTheSameValuesAgainAtLeastOnce(
+            @InjectMiniCluster MiniCluster cluster) throws Exception {
+        assertFailureKeepsTheValues(cluster, "at-least-once");
+    }
+
+    @Test
+    @DisplayName(
+            "#16 a task failure after a checkpoint, exactly-once: read_committed sees every id"
+                    + " once, with the values of the definition")
+    void aFailureWithReplayKeepsEveryIdOnceExactlyOnce(@InjectMiniCluster MiniCluster cluster)
+            throws Exception {
+        assertFailureKeepsTheValues(cluster, "exactly-once");
+    }
+
+    private void assertFailureKeepsTheValues(MiniCluster cluster, String delivery)
+            throws Exception {
+        JobDeployment deployment =
+                deployment(
+                        "arrival-failure-" + delivery,
+                        Map.of("transaction-scores-delivery", delivery));
+        KnownCountTraffic traffic = traffic(6);
+        Instant cut = traffic.windowStart(2).plus(Duration.ofMinutes(5));
+        FailureSwitch failure = FailureSwitch.create(deployment.config().groupId());
+        RunningJob job =
+                new RunningJob(
+                        cluster,
+                        deployment
+                                .job()
+                                .withSinks(
+                                        s ->
+                                                FailBeforeTransactionScoresSink.wrap(
+                                                        s, deployment.config().groupId()))
+                                .start());
+        try (TransactionProducer producer = deployment.producer()) {
+            List<PartitionedTransaction> before = traffic.before(cut);
+            producer.sendAll(before);
+            deployment.awaitCommitted(
+                    Topic.TRANSACTION_SCORES, TransactionScore.class, before.size(), TIMEOUT);
+            job.awaitNewCheckpoint(TIMEOUT);
+
+            failure.arm();
+            producer.sendAll(traffic.from(cut));
+            failure.awaitTripped(TIMEOUT);
+
+            List<TransactionScore> written =
+                    deployment.awaitCommitted(
+                            Topic.TRANSACTION_SCORES,
+                            TransactionScore.class,
+                            traffic.all().size(),
+                            TIMEOUT);
+            Await.until(
+                    "every transaction id answered",
+                    TIMEOUT,
+                    () ->
+                            deployment
+                                            .committed(
+                                                    Topic.TRANSACTION_SCORES,
+                                                    TransactionScore.class)
+                                            .stream()
+                                            .map(TransactionScore::getTransactionId)
+                                            .distinct()
+                                            .count()
+                                    == traffic.all().size());
+            if (delivery.equals("exactly-once")) {
+                job.awaitNewCheckpoint(TIMEOUT);
+            }
+            written = deployment.committed(Topic.TRANSACTION_SCORES, TransactionScore.class);
+            assertThat(job.restarts()).as("task restarts").isPositive();
+            assertEveryIdHasItsValues(written, expected(traffic.all()));
+            if (delivery.equals("exactly-once")) {
+                assertThat(written).hasSize(traffic.all().size());
+            } else {
+                assertThat(written).hasSizeGreaterThanOrEqualTo(traffic.all().size());
+            }
+        } finally {
+            job.cancel();
+        }
+    }
+
+    /**
+     * State size of the trailing features operator, as the savepoint's metadata records it (the
+     * operator id is the murmur3-128 of its uid, as Flink derives it).
+     */
+    private static long operatorStateBytes(Path savepointDir) throws Exception {
+        CheckpointMetadata metadata;
+        try (InputStream in = Files.newInputStream(savepointDir.resolve("_metadata"))) {
+            metadata =
+                    Checkpoints.loadCheckpointMetadata(
+                            new DataInputStream(in),
+                            ScoresAtArrivalIT.class.getClassLoader(),
+                            savepointDir.toUri().toString());
+        }
+        OperatorID id =
+                new OperatorID(
+                        Hashing.murmur3_128(0)
+                                .newHasher()
+                                .putString(Uids.TRAILING_FEATURES, StandardCharsets.UTF_8)
+                                .hash()
+                                .asBytes());
+        for (OperatorState op : metadata.getOperatorStates()) {
+            if (op.getOperatorID().equals(id)) {
+                return op.getStateSize();
+            }
+        }
+        throw new AssertionError("no state of " + Uids.TRAILING_FEATURES + " in " + savepointDir);
+    }
+}

@@ -1,0 +1,582 @@
+package org.fraudpipe.job.transaction;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.fraudpipe.job.transaction.TrailingHarness.arrival;
+import static org.fraudpipe.job.transaction.TrailingHarness.tx;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.Set;
+import org.apache.flink.runtime.checkpoint.OperatorSubtaskState;
+import org.apache.flink.state.rocksdb.EmbeddedRocksDBStateBackend;
+import org.fraudpipe.job.features.TrailingFeatures;
+import org.fraudpipe.job.ingest.IngestedRecord;
+import org.fraudpipe.schemas.avro.DeadLetter;
+import org.fraudpipe.schemas.avro.DeadLetterReason;
+import org.fraudpipe.schemas.avro.Transaction;
+import org.fraudpipe.schemas.avro.TransactionFeatures;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * The per-transaction path's trailing features, driven through the real operators with explicit
+ * watermarks: trailing window T = 10 minutes, allowed lateness L = 2 minutes, so a received
+ * transaction stays in state until the watermark reaches its event time + 12 minutes.
+ */
+class TrailingFeatureFunctionTest {
+
+    private static final Duration T = Duration.ofMinutes(10);
+    private static final Duration L = Duration.ofMinutes(2);
+    private static final long MINUTE = 60_000;
+    private static final long AT = 1_735_725_600_000L; // 2025-01-01T10:00Z
+
+    private TrailingHarness harness;
+
+    @AfterEach
+    void close() throws Exception {
+        if (harness != null) {
+            harness.close();
+        }
+    }
+
+    private TrailingHarness open() throws Exception {
+        harness = TrailingHarness.open(TrailingHarness.spec(T, L));
+        return harness;
+    }
+
+    private static TransactionFeatures features(ArrivalFeatures a) {
+        return a.features;
+    }
+
+    @Test
+    void everyTransactionIsAnsweredAtOnceOutOfOrderAndLateOnesWithTheExactFeatures()
+            throws Exception {
+        TrailingHarness h = open();
+        h.process(tx("a", "alice", 100, "d1", "m1", "DE", AT));
+        assertThat(h.answers()).hasSize(1); // at once: no watermark needed
+        h.process(tx("c", "alice", 300, "d2", "m1", "DE", AT + 2 * MINUTE));
+        h.watermark(AT + 2 * MINUTE);
+        // out of order and a minute behind the watermark: b precedes c in event time
+        h.process(tx("b", "alice", 200, "d1", "m2", "FR", AT + MINUTE));
+        h.watermark(AT + 11 * MINUTE);
+        // late: its window [AT, AT + 10m) fired long ago, but a is still in state (it leaves at
+        // AT + T + L) and d is exactly L behind the watermark: its trailing window is complete
+        h.process(tx("d", "alice", 400, "d3", "m1", "DE", AT + 9 * MINUTE));
+
+        List<ArrivalFeatures> answers = h.answers();
+        assertThat(answers)
+                .extracting(a -> a.features.getTransactionId())
+                .containsExactly("a", "c", "b", "d");
+        TransactionFeatures c = features(answers.get(1));
+        assertThat(c.getTxCount()).isEqualTo(2);
+        assertThat(c.getAmountSum()).isEqualTo(400);
+        assertThat(c.getNewDevice()).isTrue();
+        assertThat(c.getNewMerchant()).isFalse();
+        TransactionFeatures b = features(answers.get(2));
+        assertThat(b.getTxCount()).as("a only: c is after b").isEqualTo(2);
+        assertThat(b.getAmountSum()).isEqualTo(300);
+        assertThat(b.getNewCountry()).isTrue();
+        assertThat(b.getDistinctCountries()).isEqualTo(2);
+        TransactionFeatures d = features(answers.get(3));
+        assertThat(d.getTxCount()).isEqualTo(4);
+        assertThat(d.getAmountSum()).isEqualTo(1000);
+        assertThat(d.getAmountMax()).isEqualTo(400);
+        assertThat(d.getDistinctDevices()).isEqualTo(3);
+        assertThat(answers).allMatch(a -> a.features.getHistoryComplete());
+        assertThat(answers).noneMatch(a -> a.retry);
+        assertThat(answers)
+                .allMatch(a -> a.features.getTrailingWindowMillis() == T.toMillis())
+                .allMatch(a -> a.features.getUserId().equals("alice"));
+    }
+
+    @Test
+    void aRetryIsAnsweredWithTheOriginalsFeaturesWhateverItCarries() throws Exception {
+        TrailingHarness h = open();
+        h.process(arrival(tx("a", "alice", 100, AT), AT + 10, 5_000L));
+        h.process(tx("b", "alice", 50, AT + MINUTE));
+        // an exact retry, and a conflicting duplicate with another amount and event time
+        h.process(arrival(tx("a", "alice", 100, AT), AT + MINUTE + 20, 7_000L));
+        h.process(tx("a", "alice", 999, AT + 2 * MINUTE));
+
+        List<ArrivalFeatures> answers = h.answers();
+        assertThat(answers).hasSize(4);
+        ArrivalFeatures original = answers.get(0);
+        for (ArrivalFeatures retry : List.of(answers.get(2), answers.get(3))) {
+            assertThat(retry.retry).isTrue();
+            assertThat(retry.features).isEqualTo(original.features);
+            assertThat(retry.recordTimestamp).isEqualTo(5_000L);
+        }
+        // the retry's own arrival is what its latency is measured from
+        assertThat(answers.get(2).arrivalRecordTimestamp).isEqualTo(7_000L);
+        assertThat(answers.get(2).receivedAt).isEqualTo(AT + MINUTE + 20);
+        // and a duplicate is not counted again by later transactions
+        h.process(tx("c", "alice", 1, AT + 3 * MINUTE));
+        assertThat(h.last().features.getTxCount()).isEqualTo(3);
+        assertThat(h.last().features.getAmountSum()).isEqualTo(151);
+    }
+
+    @Test
+    void aTransactionMoreThanTheLatenessBehindTheWatermarkIsScoredWithWhatStateHoldsAndSaysSo()
+            throws Exception {
+        TrailingHarness h = open();
+        h.process(tx("a", "alice", 100, AT));
+        h.process(tx("b", "alice", 100, AT + 9 * MINUTE));
+        h.watermark(AT + 12 * MINUTE); // a leaves: AT + T + L
+        assertThat(h.stateEntries()).isEqualTo(1);
+
+        // exactly the lateness behind the watermark: still complete (b's window is intact)
+        h.process(tx("c", "alice", 10, AT + 10 * MINUTE));
+        assertThat(h.last().features.getHistoryComplete()).isTrue();
+        assertThat(h.last().features.getTxCount()).isEqualTo(2);
+
+        // one millisecond more: its window (AT - 1ms, ...] would have held a, which is gone
+        h.process(tx("d", "alice", 10, AT + 10 * MINUTE - 1));
+        assertThat(h.last().features.getHistoryComplete()).isFalse();
+        assertThat(h.last().features.getTxCount()).as("a is evicted: a lower bound").isEqualTo(2);
+
+        // past its own eviction time on arrival: scored, not kept
+        int entries = h.stateEntries();
+        h.process(tx("e", "alice", 10, AT - 5 * MINUTE));
+        assertThat(h.last().features.getTransactionId()).isEqualTo("e");
+        assertThat(h.last().features.getHistoryComplete()).isFalse();
+        assertThat(h.stateEntries()).isEqualTo(entries);
+    }
+
+    @Test
+    void stateAndTheOneTimerPerUserAreGoneOnceTheWatermarkPassesEveryEventTimePlusTPlusL()
+            throws Exception {
+        TrailingHarness h = open();
+        h.process(tx("a1", "alice", 1, AT + 5 * MINUTE));
+        h.process(tx("a2", "alice", 1, AT)); // earlier eviction: the timer moves
+        h.process(tx("a3", "alice", 1, AT + 8 * MINUTE));
+        h.process(tx("b1", "bob", 1, AT + MINUTE));
+        assertThat(h.stateEntries()).isEqualTo(4);
+        assertThat(h.timers()).as("one coalesced timer per user").isEqualTo(2);
+
+        h.watermark(AT + 12 * MINUTE - 1);
+        assertThat(h.stateEntries()).isEqualTo(4);
+        h.watermark(AT + 12 * MINUTE);
+        assertThat(h.stateEntries()).as("a2 left").isEqualTo(3);
+        assertThat(h.timers()).isEqualTo(2);
+        h.watermark(AT + 17 * MINUTE);
+        assertThat(h.stateEntries()).as("a1 and b1 left").isEqualTo(1);
+        assertThat(h.timers()).isEqualTo(1);
+
+        h.watermark(AT + 20 * MINUTE);
+
+        assertThat(h.stateEntries()).isZero();
+        assertThat(h.rawStateEntries()).as("no empty map left behind").isZero();
+        assertThat(h.timers()).isZero();
+    }
+
+    @Test
+    void stateIsGoneInRocksDbToo() throws Exception {
+        harness =
+                TrailingHarness.open(
+                        TrailingHarness.spec(T, L), new EmbeddedRocksDBStateBackend(), null);
+        harness.process(tx("a", "alice", 1, AT));
+        harness.process(tx("b", "bob", 1, AT));
+        assertThat(harness.stateEntries()).isEqualTo(2);
+
+        harness.watermark(AT + 12 * MINUTE);
+
+        assertThat(harness.stateEntries()).isZero();
+        assertThat(harness.rawStateEntries()).isZero();
+        assertThat(harness.timers()).isZero();
+    }
+
+    /**
+     * The state bound, measured: what one received transaction with the simulator's ids (UUID
+     * transaction id, {@code d-<12 hex>} device, {@code m-<5 digits>} merchant) costs in a full
+     * snapshot of the heap backend and in RocksDB's (the key group, the user, the transaction id
+     * and the entry).
+     */
+    @ParameterizedTest(name = "heap={0}")
+    @ValueSource(booleans = {true, false})
+    void aReceivedTransactionCostsAboutOneHundredFiftyBytesOfState(boolean heap) throws Exception {
+        harness =
+                TrailingHarness.open(
+                        TrailingHarness.spec(T, L),
+                        heap ? null : new EmbeddedRocksDBStateBackend(),
+                        null);
+        Random random = new Random(3);
+        int users = 200;
+        int perUser = 4;
+        for (int u = 0; u < users; u++) {
+            for (int i = 0; i < perUser; i++) {
+                harness.process(
+                        arrival(
+                                tx(
+                                        java.util
+                                                .UUID
+                                                .nameUUIDFromBytes(
+                                                        (u + "/" + i)
+                                                                .getBytes(
+                                                                        java.nio.charset
+                                                                                .StandardCharsets
+                                                                                .UTF_8))
+                                                .toString(),
+                                        String.format("u-%06d", u),
+                                        100 + random.nextInt(50_000),
+                                        String.format("d-%012x", random.nextLong() >>> 16),
+                                        String.format("m-%05d", random.nextInt(5_000)),
+                                        "DE",
+                                        AT + i * MINUTE),
+                                AT + i * MINUTE + 100,
+                                AT + i * MINUTE + 50L));
+            }
+        }
+        assertThat(harness.stateEntries()).isEqualTo(users * perUser);
+        long bytes =
+                harness.trailing.snapshot(1, 1).getManagedKeyedState().stream()
+                        .mapToLong(org.apache.flink.runtime.state.StateObject::getStateSize)
+                        .sum();
+        double perEntry = (double) bytes / (users * perUser);
+        System.out.printf(
+                java.util.Locale.ROOT,
+                "per-transaction state (%s snapshot): %d bytes for %d users x %d received"
+                        + " transactions = %.0f bytes per transaction%n",
+                heap ? "heap" : "RocksDB",
+                bytes,
+                users,
+                perUser,
+                perEntry);
+        assertThat(perEntry).isBetween(60.0, 200.0);
+    }
+
+    @Test
+    void futureDatedRecordsAndDeadLettersNeverReachThePath() throws Exception {
+        TrailingHarness h = open();
+        Transaction valid = tx("v", "alice", 1, AT);
+        Transaction future = tx("f", "alice", 1, AT + 3_600_000);
+        IngestedRecord dead =
+                IngestedRecord.dead(
+                        DeadLetter.newBuilder()
+                                .setSourceTopic("transactions")
+                                .setSourcePartition(0)
+                                .setSourceOffset(3)
+                                .setReason(DeadLetterReason.UNDECODABLE)
+                                .setErrorMessage("x")
+                                .setDetectedAt(java.time.Instant.ofEpochMilli(AT))
+                                .build(),
+                        AT);
+        IngestedRecord quarantined =
+                IngestedRecord.valid(
+                        future,
+                        new org.fraudpipe.job.ingest.SourcePosition("transactions", 0, 2, null),
+                        AT,
+                        true);
+
+        assertThat(h.filtered(List.of(arrival(valid, AT, null), quarantined, dead)))
+                .extracting(r -> r.transaction.getTransactionId())
+                .containsExactly("v");
+    }
+
+    @ParameterizedTest(name = "heap={0}")
+    @ValueSource(booleans = {true, false})
+    void aRestoreFromASnapshotGivesTheSameAnswersAsARunWithout(boolean heap) throws Exception {
+        List<Step> steps = randomSteps(new Random(77), 400);
+        List<ArrivalFeatures> uninterrupted = run(steps, 0, steps.size(), heap, null).answers;
+
+        Run first = run(steps, 0, steps.size() / 2, heap, null);
+        Run second = run(steps, steps.size() / 2, steps.size(), heap, first.snapshot);
+        List<ArrivalFeatures> restored = new ArrayList<>(first.answers);
+        restored.addAll(second.answers);
+
+        assertThat(restored).hasSameSizeAs(uninterrupted);
+        for (int i = 0; i < restored.size(); i++) {
+            assertThat(restored.get(i).features)
+                    .as("answer %d", i)
+                    .isEqualTo(uninterrupted.get(i).features);
+            assertThat(restored.get(i).retry).isEqualTo(uninterrupted.get(i).retry);
+        }
+    }
+
+    @ParameterizedTest(name = "seed {0}")
+    @ValueSource(longs = {1, 2, 3, 42, 2025})
+    void randomInputsGetTheOraclesFeaturesOneAnswerPerArrivalAndTheDefinitionWhenComplete(long seed)
+            throws Exception {
+        Random random = new Random(seed);
+        List<Step> steps = randomSteps(random, 600);
+        TrailingHarness h = open();
+        NaiveOperator naive = new NaiveOperator(T.toMillis(), L.toMillis());
+        List<Transaction> receivedSoFar = new ArrayList<>();
+        Map<String, TransactionFeatures> firstAnswer = new HashMap<>();
+        int arrivals = 0;
+        int complete = 0;
+        for (Step step : steps) {
+            if (step.tx() == null) {
+                h.watermark(step.watermark());
+                naive.watermark(step.watermark());
+                continue;
+            }
+            Transaction x = step.tx();
+            arrivals++;
+            h.process(x);
+            ArrivalFeatures answer = h.last();
+            assertThat(h.answers()).hasSize(arrivals);
+            assertThat(answer.features.getTransactionId()).isEqualTo(x.getTransactionId());
+            NaiveOperator.Answer expected = naive.arrive(x);
+            assertThat(NaiveOperator.Answer.of(answer.features))
+                    .as("arrival %d: %s", arrivals, x.getTransactionId())
+                    .isEqualTo(expected);
+            assertThat(answer.retry).isEqualTo(expected.retry());
+            // Within the bound, the answer is the definition over everything received before.
+            if (answer.features.getHistoryComplete() && !answer.retry) {
+                complete++;
+                TrailingFeatures.Result definition = TrailingFeatures.compute(receivedSoFar, x, T);
+                TransactionFeatures.Builder b = TransactionFeatures.newBuilder(answer.features);
+                assertThat(definition.writeTo(b).build()).isEqualTo(answer.features);
+            }
+            if (!answer.retry) {
+                firstAnswer.putIfAbsent(x.getTransactionId(), answer.features);
+            }
+            receivedSoFar.add(x);
+        }
+        assertThat(complete).isGreaterThan(arrivals / 2);
+        assertThat(h.answers().stream().filter(a -> !a.features.getHistoryComplete()))
+                .as("the random input has transactions beyond the bound")
+                .isNotEmpty();
+        // Every retry answered from state got exactly its original's features.
+        for (ArrivalFeatures a : h.answers()) {
+            if (a.retry) {
+                assertThat(a.features).isEqualTo(firstAnswer.get(a.features.getTransactionId()));
+            }
+        }
+        h.watermark(Long.MAX_VALUE);
+        assertThat(h.stateEntries()).isZero();
+        assertThat(h.rawStateEntries()).isZero();
+        assertThat(h.timers()).isZero();
+    }
+
+    // ---- random input and a naive model of the operator ----
+
+    /** A transaction arriving, or a watermark (tx null). */
+    record Step(Transaction tx, long watermark) {}
+
+    /**
+     * Random arrivals over three users and two hours with a watermark after each (bounded
+     * out-of-orderness of 30 s over the largest event time seen, as the replay does): mostly a few
+     * seconds late, some minutes late (within and beyond the allowed lateness), a few an hour late;
+     * a fifth of them retried later, some with another payload.
+     */
+    static List<Step> randomSteps(Random random, int n) {
+        List<Step> steps = new ArrayList<>();
+        List<Transaction> sent = new ArrayList<>();
+        long clock = AT;
+        long maxEventTime = Long.MIN_VALUE;
+        long watermark = Long.MIN_VALUE;
+        for (int i = 0; i < n; i++) {
+            Transaction x;
+            if (!sent.isEmpty() && random.nextInt(6) == 0) {
+                Transaction original =
+                        sent.get(sent.size() - 1 - random.nextInt(Math.min(30, sent.size())));
+                x = Transaction.newBuilder(original).build();
+                if (random.nextBoolean()) {
+                    x.setAmountMinor(original.getAmountMinor() + 1);
+                    x.setDeviceId("d-dup");
+                }
+            } else {
+                clock += random.nextInt(40_000);
+                int kind = random.nextInt(20);
+                long delay =
+                        kind < 14
+                                ? random.nextInt(10_000)
+                                : kind < 19
+                                        ? random.nextInt(6 * (int) MINUTE)
+                                        : 40 * MINUTE + random.nextInt(30 * (int) MINUTE);
+                x =
+                        tx(
+                                "t" + i,
+                                List.of("u1", "u2", "u3").get(random.nextInt(3)),
+                                1 + random.nextInt(10_000),
+                                "d" + random.nextInt(3),
+                                "m" + random.nextInt(4),
+                                List.of("DE", "FR").get(random.nextInt(2)),
+                                clock - delay);
+                sent.add(x);
+            }
+            steps.add(new Step(x, 0));
+            maxEventTime = Math.max(maxEventTime, x.getEventTime().toEpochMilli());
+            long next = maxEventTime - 30_000 - 1;
+            if (next > watermark) {
+                watermark = next;
+                steps.add(new Step(null, watermark));
+            }
+        }
+        return steps;
+    }
+
+    private record Run(List<ArrivalFeatures> answers, OperatorSubtaskState snapshot) {}
+
+    private Run run(List<Step> steps, int from, int to, boolean heap, OperatorSubtaskState restore)
+            throws Exception {
+        TrailingHarness h =
+                TrailingHarness.open(
+                        TrailingHarness.spec(T, L),
+                        heap ? null : new EmbeddedRocksDBStateBackend(),
+                        restore);
+        try {
+            for (Step s : steps.subList(from, to)) {
+                if (s.tx() == null) {
+                    h.watermark(s.watermark());
+                } else {
+                    h.process(s.tx());
+                }
+            }
+            return new Run(new ArrayList<>(h.answers()), h.trailing.snapshot(1, 1));
+        } finally {
+            h.close();
+        }
+    }
+
+    /**
+     * The operator's contract re-done the obvious way: per user a list of stored transactions with
+     * their answers, evicted when the watermark reaches event time + T + L; an arriving id found
+     * there gets its stored answer; otherwise the features are counted with sets over the stored
+     * transactions in (t - T, t] plus x, and x is stored unless already past its eviction time.
+     */
+    static final class NaiveOperator {
+        private final long t;
+        private final long l;
+        private final Map<String, LinkedHashMap<String, Stored>> users = new HashMap<>();
+        private long watermark = Long.MIN_VALUE;
+        private long highest = Long.MIN_VALUE;
+
+        private record Stored(Transaction tx, Answer answer) {}
+
+        record Answer(
+                long txCount,
+                long amountSum,
+                long amountMax,
+                int devices,
+                int merchants,
+                int countries,
+                boolean newDevice,
+                boolean newMerchant,
+                boolean newCountry,
+                boolean complete,
+                boolean retry) {
+
+            static Answer of(TransactionFeatures f) {
+                return new Answer(
+                        f.getTxCount(),
+                        f.getAmountSum(),
+                        f.getAmountMax(),
+                        f.getDistinctDevices(),
+                        f.getDistinctMerchants(),
+                        f.getDistinctCountries(),
+                        f.getNewDevice(),
+                        f.getNewMerchant(),
+                        f.getNewCountry(),
+                        f.getHistoryComplete(),
+                        false);
+            }
+
+            Answer asRetry() {
+                return new Answer(
+                        txCount,
+                        amountSum,
+                        amountMax,
+                        devices,
+                        merchants,
+                        countries,
+                        newDevice,
+                        newMerchant,
+                        newCountry,
+                        complete,
+                        true);
+            }
+
+            @Override
+            public boolean equals(Object o) {
+                // the retry flag is compared separately
+                return o instanceof Answer a
+                        && a.txCount == txCount
+                        && a.amountSum == amountSum
+                        && a.amountMax == amountMax
+                        && a.devices == devices
+                        && a.merchants == merchants
+                        && a.countries == countries
+                        && a.newDevice == newDevice
+                        && a.newMerchant == newMerchant
+                        && a.newCountry == newCountry
+                        && a.complete == complete;
+            }
+
+            @Override
+            public int hashCode() {
+                return Long.hashCode(txCount);
+            }
+        }
+
+        NaiveOperator(long trailing, long lateness) {
+            this.t = trailing;
+            this.l = lateness;
+        }
+
+        void watermark(long w) {
+            watermark = Math.max(watermark, w);
+            highest = Math.max(highest, w);
+            for (LinkedHashMap<String, Stored> stored : users.values()) {
+                stored.values()
+                        .removeIf(s -> s.tx().getEventTime().toEpochMilli() + t + l <= watermark);
+            }
+        }
+
+        Answer arrive(Transaction x) {
+            LinkedHashMap<String, Stored> stored =
+                    users.computeIfAbsent(x.getUserId(), u -> new LinkedHashMap<>());
+            Stored found = stored.get(x.getTransactionId());
+            if (found != null) {
+                return found.answer().asRetry();
+            }
+            long at = x.getEventTime().toEpochMilli();
+            Set<String> devices = new HashSet<>();
+            Set<String> merchants = new HashSet<>();
+            Set<String> countries = new HashSet<>();
+            long count = 1;
+            long sum = x.getAmountMinor();
+            long max = x.getAmountMinor();
+            for (Stored s : stored.values()) {
+                long e = s.tx().getEventTime().toEpochMilli();
+                if (e > at - t && e <= at) {
+                    count++;
+                    sum += s.tx().getAmountMinor();
+                    max = Math.max(max, s.tx().getAmountMinor());
+                    devices.add(s.tx().getDeviceId());
+                    merchants.add(s.tx().getMerchantId());
+                    countries.add(s.tx().getCountry());
+                }
+            }
+            boolean newDevice = devices.add(x.getDeviceId());
+            boolean newMerchant = merchants.add(x.getMerchantId());
+            boolean newCountry = countries.add(x.getCountry());
+            Answer a =
+                    new Answer(
+                            count,
+                            sum,
+                            max,
+                            devices.size(),
+                            merchants.size(),
+                            countries.size(),
+                            newDevice,
+                            newMerchant,
+                            newCountry,
+                            highest == Long.MIN_VALUE || at >= highest - l,
+                            false);
+            if (at + t + l > watermark) {
+                stored.put(x.getTransactionId(), new Stored(x, a));
+            }
+            return a;
+        }
+    }
+}
