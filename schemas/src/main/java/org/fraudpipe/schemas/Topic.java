@@ -1,5 +1,6 @@
 package org.fraudpipe.schemas;
 
+import java.util.List;
 import java.util.Map;
 import org.apache.avro.specific.SpecificRecord;
 import org.fraudpipe.schemas.avro.DeadLetter;
@@ -9,6 +10,7 @@ import org.fraudpipe.schemas.avro.ScoreRecord;
 import org.fraudpipe.schemas.avro.Transaction;
 import org.fraudpipe.schemas.avro.TransactionScore;
 import org.fraudpipe.schemas.avro.WindowKey;
+import org.fraudpipe.schemas.registry.CompatibilityLevel;
 
 /**
  * The one registry of the product's Kafka topics: default name, what the key and value are, and how
@@ -19,6 +21,7 @@ import org.fraudpipe.schemas.avro.WindowKey;
  * co-locates a user's records; a source position; a {@code transactionId}) or a Confluent-framed
  * Avro {@link WindowKey} (the upsert key of the compacted topics). Values are always
  * Confluent-framed Avro, with the subject {@code <topic>-value} (Confluent's TopicNameStrategy).
+ * Every subject should have the {@link #compatibilityLevel()} of its topic in the registry.
  */
 public enum Topic {
     /** Input: card transactions, keyed by userId. */
@@ -125,6 +128,36 @@ public enum Topic {
      */
     public static String keySubject(String topicName) {
         return topicName + "-key";
+    }
+
+    /**
+     * The registry subjects of the topic when it is named {@code topicName}: the value subject, and
+     * the key subject if keys are Avro ({@link KeyFormat#WINDOW_KEY}).
+     */
+    public List<String> subjects(String topicName) {
+        return keyFormat == KeyFormat.WINDOW_KEY
+                ? List.of(valueSubject(topicName), keySubject(topicName))
+                : List.of(valueSubject(topicName));
+    }
+
+    /**
+     * The compatibility level every subject of the topic should have in the schema registry:
+     * FULL_TRANSITIVE for all of them.
+     *
+     * <ul>
+     *   <li>The input ({@link #TRANSACTIONS}) needs FORWARD_TRANSITIVE for the job: it reads every
+     *       producer's data with the schema it was built with, which may be several versions
+     *       behind, so every schema the registry accepts must be readable by every earlier version
+     *       (BACKWARD, the usual default, lets a producer drop a field the job needs, and every new
+     *       record becomes an INCOMPATIBLE_SCHEMA dead letter). It also needs BACKWARD_TRANSITIVE
+     *       for the readers of the past: the parity check, training and replays read archived and
+     *       retained transactions with the current schema. Hence both.
+     *   <li>The outputs are read by downstream consumers on older schemas (FORWARD) and newer ones,
+     *       reading the retained and compacted history (BACKWARD), of any version.
+     * </ul>
+     */
+    public CompatibilityLevel compatibilityLevel() {
+        return CompatibilityLevel.FULL_TRANSITIVE;
     }
 
     /**

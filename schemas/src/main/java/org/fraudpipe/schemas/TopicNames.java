@@ -2,9 +2,11 @@ package org.fraudpipe.schemas;
 
 import java.util.Collections;
 import java.util.EnumMap;
+import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
 import java.util.regex.Pattern;
+import org.fraudpipe.schemas.registry.CompatibilityLevel;
 
 /**
  * The actual topic name of each {@link Topic} in one deployment: the default names unless
@@ -73,6 +75,22 @@ public final class TopicNames {
 
     public Map<Topic, String> asMap() {
         return names;
+    }
+
+    /**
+     * Every registry subject of these topics ({@link Topic#subjects}), in topic order, with the
+     * compatibility level it should have ({@link Topic#compatibilityLevel()}): what a deployment
+     * sets in its registry, e.g. {@code levels.forEach(registry::setCompatibilityLevel)}.
+     */
+    public Map<String, CompatibilityLevel> subjectCompatibility() {
+        Map<String, CompatibilityLevel> levels = new LinkedHashMap<>();
+        names.forEach(
+                (topic, name) -> {
+                    for (String subject : topic.subjects(name)) {
+                        levels.put(subject, topic.compatibilityLevel());
+                    }
+                });
+        return Collections.unmodifiableMap(levels);
     }
 
     @Override

@@ -17,10 +17,13 @@ import org.fraudpipe.schemas.registry.AvroCompatibility;
 import org.junit.jupiter.api.Test;
 
 /**
- * The BACKWARD guard of the data contract: every schema ever released (a copy of the .avsc files
- * under {@code src/test/resources/released/<version>/}) must still be readable by the current
- * generated class of the same full name, because Kafka topics and archives keep data written with
- * it. Removing or renaming a released type fails the guard too.
+ * The FULL_TRANSITIVE guard of the data contract, the level of every registry subject (issue #15
+ * item 8): every schema ever released (a copy of the .avsc files under {@code
+ * src/test/resources/released/<version>/}) must still be readable by the current generated class of
+ * the same full name, because Kafka topics and archives keep data written with it (BACKWARD); and
+ * it must read data written with the current class, because consumers still on that release read
+ * what the job writes now, and the registry refuses a schema that breaks either (FORWARD). Removing
+ * or renaming a released type fails the guard too.
  */
 class ReleasedSchemasCompatibilityTest {
 
@@ -48,7 +51,15 @@ class ReleasedSchemasCompatibilityTest {
             throws Exception {
         List<String> problems = problems(resourceDir("/compat-guard-selftest"));
 
-        assertThat(problems).hasSize(2);
+        assertThat(problems).hasSize(3);
+        assertThat(problems)
+                .anySatisfy(
+                        p ->
+                                assertThat(p)
+                                        .contains("9.9.9/WindowKey.avsc")
+                                        .contains("cannot read data written with the current")
+                                        .contains("READER_FIELD_MISSING_DEFAULT_VALUE")
+                                        .contains("region"));
         assertThat(problems)
                 .anySatisfy(
                         p ->
@@ -96,6 +107,18 @@ class ReleasedSchemasCompatibilityTest {
                                             + writer.getFullName()
                                             + " cannot read it: "
                                             + String.join("; ", incompatibilities));
+                        }
+                        List<String> forward =
+                                AvroCompatibility.readerIncompatibilities(writer, reader);
+                        if (!forward.isEmpty()) {
+                            problems.add(
+                                    where
+                                            + ": it cannot read data written with the current "
+                                            + writer.getFullName()
+                                            + " (a consumer still on this release could not read"
+                                            + " it, and a registry subject at FULL_TRANSITIVE"
+                                            + " refuses it): "
+                                            + String.join("; ", forward));
                         }
                     });
         }

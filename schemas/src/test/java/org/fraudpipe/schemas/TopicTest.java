@@ -1,7 +1,10 @@
 package org.fraudpipe.schemas;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.entry;
 
+import java.util.Map;
+import org.fraudpipe.schemas.registry.CompatibilityLevel;
 import org.junit.jupiter.api.Test;
 
 class TopicTest {
@@ -23,5 +26,24 @@ class TopicTest {
     void upsertTopicsAreCompactedAndStreamsRetainedForAWeek() {
         assertThat(Topic.FEATURES.topicConfig()).containsEntry("cleanup.policy", "compact");
         assertThat(Topic.LATE.topicConfig()).containsEntry("retention.ms", "604800000");
+    }
+
+    @Test
+    void everySubjectOfTheDeploymentsTopicsIsFullTransitive() {
+        // The input must be FORWARD_TRANSITIVE for the job and BACKWARD_TRANSITIVE for parity and
+        // training; the outputs both ways for downstream readers (issue #15 item 8).
+        TopicNames names = TopicNames.withOverrides(Map.of(Topic.TRANSACTIONS, "payments"));
+
+        assertThat(names.subjectCompatibility())
+                .containsExactly(
+                        entry("payments-value", CompatibilityLevel.FULL_TRANSITIVE),
+                        entry("features-value", CompatibilityLevel.FULL_TRANSITIVE),
+                        entry("features-key", CompatibilityLevel.FULL_TRANSITIVE),
+                        entry("scores-value", CompatibilityLevel.FULL_TRANSITIVE),
+                        entry("scores-key", CompatibilityLevel.FULL_TRANSITIVE),
+                        entry("transactions-late-value", CompatibilityLevel.FULL_TRANSITIVE),
+                        entry(
+                                "transactions-dead-letters-value",
+                                CompatibilityLevel.FULL_TRANSITIVE));
     }
 }

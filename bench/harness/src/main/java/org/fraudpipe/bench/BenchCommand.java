@@ -439,7 +439,7 @@ public final class BenchCommand implements Callable<Integer> {
 
     private Map<String, Object> throughput(BenchKafka kafka) throws Exception {
         String input = "bench.transactions";
-        kafka.createTopics(Map.of(input, Topic.TRANSACTIONS.topicConfig()), partitions);
+        kafka.createTopics(Map.of(input, Topic.TRANSACTIONS), partitions);
         log.printf(
                 "bench: generating %,d events (%,d users over %s) into %s...%n",
                 events, users, span, input);
@@ -636,8 +636,7 @@ public final class BenchCommand implements Callable<Integer> {
             }
             case "flink-sql", "flink-sql-hashmap" -> {
                 kind = Kind.FLINK_SQL;
-                kafka.createTopics(
-                        Map.of(system + ".features", Topic.FEATURES.topicConfig()), partitions);
+                kafka.createTopics(Map.of(system + ".features", Topic.FEATURES), partitions);
                 args.addAll(
                         List.of(
                                 "--bootstrap-servers",
@@ -669,8 +668,7 @@ public final class BenchCommand implements Callable<Integer> {
             }
             case "kafka-streams" -> {
                 kind = Kind.KAFKA_STREAMS;
-                kafka.createTopics(
-                        Map.of(system + ".features", Topic.FEATURES.topicConfig()), partitions);
+                kafka.createTopics(Map.of(system + ".features", Topic.FEATURES), partitions);
                 args.addAll(
                         List.of(
                                 "--bootstrap-servers",
@@ -710,11 +708,11 @@ public final class BenchCommand implements Callable<Integer> {
     }
 
     private void createOursTopics(BenchKafka kafka, String prefix) {
-        Map<String, Map<String, String>> topics = new LinkedHashMap<>();
-        topics.put(prefix + ".features", Topic.FEATURES.topicConfig());
-        topics.put(prefix + ".scores", Topic.SCORES.topicConfig());
-        topics.put(prefix + ".late", Topic.LATE.topicConfig());
-        topics.put(prefix + ".dead-letters", Topic.DEAD_LETTERS.topicConfig());
+        Map<String, Topic> topics = new LinkedHashMap<>();
+        topics.put(prefix + ".features", Topic.FEATURES);
+        topics.put(prefix + ".scores", Topic.SCORES);
+        topics.put(prefix + ".late", Topic.LATE);
+        topics.put(prefix + ".dead-letters", Topic.DEAD_LETTERS);
         kafka.createTopics(topics, partitions);
     }
 
@@ -788,7 +786,7 @@ public final class BenchCommand implements Callable<Integer> {
         for (int k : burstUsers) {
             String name = "burst-" + k;
             String input = "bench." + name + ".transactions";
-            kafka.createTopics(Map.of(input, Topic.TRANSACTIONS.topicConfig()), partitions);
+            kafka.createTopics(Map.of(input, Topic.TRANSACTIONS), partitions);
             log.printf(
                     "bench: burst: publishing %,d users x %d windows into %s...%n",
                     k, burstWarmUpWindows + 1, input);
@@ -900,7 +898,7 @@ public final class BenchCommand implements Callable<Integer> {
         Map<String, Object> section = new LinkedHashMap<>();
         int windows = stateLateness.stream().mapToInt(Integer::intValue).max().orElse(0) + 3;
         String input = "bench.state.transactions";
-        kafka.createTopics(Map.of(input, Topic.TRANSACTIONS.topicConfig()), partitions);
+        kafka.createTopics(Map.of(input, Topic.TRANSACTIONS), partitions);
         log.printf(
                 "bench: state: publishing %,d users x %d windows x %d transactions into %s...%n",
                 stateUsers, windows, stateTxPerWindow, input);

@@ -21,6 +21,9 @@ import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.fraudpipe.local.BrokerRuntime;
 import org.fraudpipe.local.LocalKafkaBroker;
 import org.fraudpipe.local.LocalSchemaRegistry;
+import org.fraudpipe.schemas.Topic;
+import org.fraudpipe.schemas.registry.ConfluentSchemaRegistryClient;
+import org.fraudpipe.schemas.registry.SchemaRegistryClient;
 
 /**
  * The benchmark's Kafka: a local broker and schema registry of the project's local runtime ({@link
@@ -86,15 +89,29 @@ final class BenchKafka implements AutoCloseable {
                 .orElse(-1.0);
     }
 
-    /** Creates the topics that do not exist yet, each with its configuration. */
-    void createTopics(Map<String, Map<String, String>> topics, int partitions) {
+    /**
+     * Creates the topics (name to the project topic each stands for) that do not exist yet, each
+     * with its topic's configuration, and sets their registry subjects to their topic's
+     * compatibility level, as {@code ./fraud kafka start} does for the default names: the job's
+     * start-up check then finds its input protected.
+     */
+    void createTopics(Map<String, Topic> topics, int partitions) {
+        SchemaRegistryClient registry = new ConfluentSchemaRegistryClient(registryUrl());
+        topics.forEach(
+                (name, topic) -> {
+                    for (String subject : topic.subjects(name)) {
+                        registry.setCompatibilityLevel(subject, topic.compatibilityLevel());
+                    }
+                });
         try {
             Set<String> existing = admin.listTopics().names().get(30, TimeUnit.SECONDS);
             List<NewTopic> missing = new ArrayList<>();
             topics.forEach(
-                    (name, config) -> {
+                    (name, topic) -> {
                         if (!existing.contains(name)) {
-                            missing.add(new NewTopic(name, partitions, (short) 1).configs(config));
+                            missing.add(
+                                    new NewTopic(name, partitions, (short) 1)
+                                            .configs(topic.topicConfig()));
                         }
                     });
             admin.createTopics(missing).all().get(60, TimeUnit.SECONDS);

@@ -34,6 +34,17 @@ public final class JobConfig {
         EXACTLY_ONCE
     }
 
+    /**
+     * What the job does when its input subject's compatibility level does not protect it ({@link
+     * JobOption#SCHEMA_COMPATIBILITY_CHECK}).
+     */
+    public enum SchemaCompatibilityCheck {
+        /** Refuse to start. */
+        REFUSE,
+        /** Log a warning and start. */
+        WARN
+    }
+
     /** Where a job without a checkpoint or savepoint starts reading. */
     public enum StartingOffsets {
         COMMITTED_OR_EARLIEST,
@@ -151,6 +162,7 @@ public final class JobConfig {
         checkpointDir();
         archiveDir(Path.of("."));
         schemaRegistryUrl();
+        schemaCompatibilityCheck();
         int maxParallelism = positiveInt(JobOption.MAX_PARALLELISM);
         if (maxParallelism > 32768) {
             throw bad(JobOption.MAX_PARALLELISM, "must be at most 32768");
@@ -370,6 +382,10 @@ public final class JobConfig {
                             + " mock://SCOPE");
         }
         return v;
+    }
+
+    public SchemaCompatibilityCheck schemaCompatibilityCheck() {
+        return enumValue(JobOption.SCHEMA_COMPATIBILITY_CHECK, SchemaCompatibilityCheck.class);
     }
 
     public String groupId() {

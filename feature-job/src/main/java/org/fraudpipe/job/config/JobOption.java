@@ -153,6 +153,17 @@ public enum JobOption {
             "Confluent-compatible schema registry (http(s)://...; `./fraud kafka start` runs one"
                     + " on localhost:8081), or mock://SCOPE for an in-process registry shared by"
                     + " everything in one JVM (tests)."),
+    SCHEMA_COMPATIBILITY_CHECK(
+            "schema-compatibility-check",
+            Label.CHECK,
+            "refuse",
+            "refuse or warn: what the job does at start-up when the compatibility level of its"
+                    + " input subject (<transactions topic>-value) in the registry does not protect"
+                    + " it (NONE, BACKWARD, BACKWARD_TRANSITIVE: the registry accepts a producer's"
+                    + " change the job cannot read, and every new record becomes a dead letter)."
+                    + " warn starts it anyway, for a registry managed elsewhere. FORWARD and FULL"
+                    + " always start with a warning, FORWARD_TRANSITIVE and FULL_TRANSITIVE"
+                    + " silently."),
     GROUP_ID(
             "group-id", Label.NAME, "fraudpipe-feature-job", "Kafka consumer group of the source."),
     STARTING_OFFSETS(
@@ -192,6 +203,7 @@ public enum JobOption {
         NAME("NAME"),
         OFFSETS("POSITION"),
         DELIVERY("at-least-once|exactly-once"),
+        CHECK("refuse|warn"),
         PREFIX("PREFIX");
 
         private final String text;

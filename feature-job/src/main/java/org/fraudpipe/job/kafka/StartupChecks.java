@@ -1,6 +1,8 @@
 package org.fraudpipe.job.kafka;
 
+import java.net.URI;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
@@ -16,21 +18,47 @@ import org.apache.kafka.common.Node;
 import org.apache.kafka.common.config.ConfigResource;
 import org.fraudpipe.job.config.Durations;
 import org.fraudpipe.job.config.JobConfig;
+import org.fraudpipe.job.config.JobConfig.SchemaCompatibilityCheck;
 import org.fraudpipe.job.config.JobOption;
 import org.fraudpipe.schemas.Topic;
+import org.fraudpipe.schemas.registry.CompatibilityLevel;
+import org.fraudpipe.schemas.registry.ConfluentSchemaRegistryClient;
+import org.fraudpipe.schemas.registry.InMemorySchemaRegistry;
 import org.fraudpipe.schemas.registry.SchemaRegistries;
+import org.fraudpipe.schemas.registry.SchemaRegistryClient;
 import org.fraudpipe.schemas.registry.SchemaRegistryException;
+import org.fraudpipe.schemas.registry.SchemaRegistryUnavailableException;
 import org.fraudpipe.schemas.registry.SubjectNotFoundException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * What must hold before the job is submitted, checked against the real Kafka cluster and registry
  * so that a mistake fails at start-up with a message naming it and the fix, not minutes later in a
  * restart loop: the brokers answer, every topic exists, the brokers accept the sinks' transaction
- * timeout, and the schema registry answers.
+ * timeout, the schema registry answers, and its compatibility level for the input subject protects
+ * the job.
+ *
+ * <p>The level (issue #15 item 8): the job reads producers' records with the Transaction schema it
+ * was built with, possibly several versions behind theirs. Only FORWARD_TRANSITIVE and
+ * FULL_TRANSITIVE make the registry refuse every producer schema the job could not read. NONE,
+ * BACKWARD and BACKWARD_TRANSITIVE let through, e.g., a field the job needs dropped: every record
+ * written with it would be an INCOMPATIBLE_SCHEMA dead letter. The job refuses to start on them
+ * ({@code --schema-compatibility-check refuse}, the default) or warns ({@code warn}). FORWARD and
+ * FULL check against the latest version only: accepted with a warning. A registry that does not
+ * tell the level (HTTP 401, 403, 404, 405, 501 on its config endpoints: a user without the right to
+ * read configuration, a registry without the endpoint) is accepted with a warning, whatever the
+ * option: the job cannot judge what it cannot read, and refusing would leave such deployments no
+ * way to start but turning the check off.
  */
 public final class StartupChecks {
 
     static final Duration KAFKA_TIMEOUT = Duration.ofSeconds(20);
+
+    /** The level the job asks for in its messages (also what {@code ./fraud kafka start} sets). */
+    static final CompatibilityLevel RECOMMENDED = Topic.TRANSACTIONS.compatibilityLevel();
+
+    private static final Logger LOG = LoggerFactory.getLogger(StartupChecks.class);
 
     private StartupChecks() {}
 
@@ -51,7 +79,23 @@ public final class StartupChecks {
             topicsExist(admin, config);
             transactionTimeoutAccepted(admin, config, nodes.iterator().next());
         }
-        registryAnswers(config);
+        verifyRegistry(config);
+    }
+
+    /**
+     * The registry part of {@link #verify}, which needs no Kafka: the registry answers, and the
+     * input subject's compatibility level protects the job. Logs each warning (WARN) and returns
+     * them; empty when the level is FORWARD_TRANSITIVE or FULL_TRANSITIVE.
+     *
+     * @throws IllegalStateException if the registry does not answer, or if the level does not
+     *     protect the job and {@code --schema-compatibility-check} is {@code refuse}
+     */
+    public static List<String> verifyRegistry(JobConfig config) {
+        SchemaRegistryClient registry = SchemaRegistries.forUrl(config.schemaRegistryUrl());
+        registryAnswers(config, registry);
+        List<String> warnings = inputSubjectProtected(config, registry);
+        warnings.forEach(LOG::warn);
+        return warnings;
     }
 
     private static Collection<Node> brokers(Admin admin, JobConfig config) {
@@ -134,22 +178,160 @@ public final class StartupChecks {
         }
     }
 
-    private static void registryAnswers(JobConfig config) {
+    private static void registryAnswers(JobConfig config, SchemaRegistryClient registry) {
         try {
-            SchemaRegistries.forUrl(config.schemaRegistryUrl())
-                    .latestSchema(Topic.valueSubject(config.topics().name(Topic.TRANSACTIONS)));
+            registry.latestSchema(inputSubject(config));
         } catch (SubjectNotFoundException fine) {
             // The registry answers; producers have not registered a schema yet.
         } catch (SchemaRegistryException e) {
-            throw new IllegalStateException(
-                    "schema registry at "
-                            + config.schemaRegistryUrl()
-                            + " does not answer properly ("
-                            + e.getMessage()
-                            + "): check "
-                            + JobOption.SCHEMA_REGISTRY_URL.flag(),
-                    e);
+            throw doesNotAnswer(config, e);
         }
+    }
+
+    private static IllegalStateException doesNotAnswer(
+            JobConfig config, SchemaRegistryException e) {
+        return new IllegalStateException(
+                "schema registry at "
+                        + config.schemaRegistryUrl()
+                        + " does not answer properly ("
+                        + e.getMessage()
+                        + "): check "
+                        + JobOption.SCHEMA_REGISTRY_URL.flag(),
+                e);
+    }
+
+    /** The warnings to log; throws if the level does not protect the job and the option refuses. */
+    private static List<String> inputSubjectProtected(
+            JobConfig config, SchemaRegistryClient registry) {
+        String subject = inputSubject(config);
+        String where =
+                "schema registry at "
+                        + registry.url()
+                        + ": the job's input subject '"
+                        + subject
+                        + "'";
+        List<String> warnings = new ArrayList<>();
+        CompatibilityLevel level;
+        try {
+            level = registry.compatibilityLevel(subject);
+        } catch (SchemaRegistryUnavailableException e) {
+            throw doesNotAnswer(config, e);
+        } catch (SchemaRegistryException e) {
+            if (!cannotTell(e.httpStatus())) {
+                throw doesNotAnswer(config, e);
+            }
+            warnings.add(
+                    where
+                            + ": cannot read its compatibility level (HTTP "
+                            + e.httpStatus()
+                            + ": "
+                            + e.getMessage()
+                            + "), so the job cannot check that the registry refuses producers'"
+                            + " schema changes it could not read (under NONE or BACKWARD such a"
+                            + " change makes every new record an INCOMPATIBLE_SCHEMA dead letter)."
+                            + " Starting anyway. Give the job's registry user read access to"
+                            + " /config, or have the registry's owner set the subject to "
+                            + RECOMMENDED
+                            + ": "
+                            + fix(config, registry, subject));
+            return warnings;
+        }
+        if (level.forward() && level.transitive()) {
+            LOG.info(
+                    "{} is {}: the registry refuses every producer schema the job could not read",
+                    where,
+                    level);
+            return warnings;
+        }
+        if (level.forward()) {
+            warnings.add(
+                    where
+                            + " is "
+                            + level
+                            + " ("
+                            + level.meaning()
+                            + "): a producer's schema is checked against the latest version only,"
+                            + " so the job is protected only while its own Transaction schema is"
+                            + " the latest registered one. A change the latest can read but an"
+                            + " older version the job reads with cannot would make every new"
+                            + " record an INCOMPATIBLE_SCHEMA dead letter. Set it to "
+                            + RECOMMENDED
+                            + ": "
+                            + fix(config, registry, subject));
+            return warnings;
+        }
+        boolean refuse = config.schemaCompatibilityCheck() == SchemaCompatibilityCheck.REFUSE;
+        String problem =
+                where
+                        + " has compatibility level "
+                        + level
+                        + " ("
+                        + level.meaning()
+                        + "), which does not protect the job: nothing makes the registry check"
+                        + " that the job's Transaction schema can read a producer's new one, so it"
+                        + " accepts a change the job cannot read (a field the job needs dropped, a"
+                        + " type changed) and every record written with it becomes a dead letter"
+                        + " (INCOMPATIBLE_SCHEMA). ";
+        String setIt =
+                "Set the subject to "
+                        + RECOMMENDED
+                        + " (FORWARD_TRANSITIVE protects the job too; docs/DEPLOY.md, \"Schema"
+                        + " registry\"): "
+                        + fix(config, registry, subject);
+        if (refuse) {
+            throw new IllegalStateException(
+                    problem
+                            + "If the registry is managed elsewhere, "
+                            + JobOption.SCHEMA_COMPATIBILITY_CHECK.flag()
+                            + " warn starts the job anyway with a warning. "
+                            + setIt);
+        }
+        warnings.add(
+                problem
+                        + "Starting anyway ("
+                        + JobOption.SCHEMA_COMPATIBILITY_CHECK.flag()
+                        + " warn). "
+                        + setIt);
+        return warnings;
+    }
+
+    /** Whether a failure of the config endpoint means the registry does not tell the level. */
+    private static boolean cannotTell(int httpStatus) {
+        return httpStatus == 401
+                || httpStatus == 403
+                || httpStatus == 404
+                || httpStatus == 405
+                || httpStatus == 501;
+    }
+
+    /** How to set the subject's level: the REST call, or the in-memory registry's method. */
+    static String fix(JobConfig config, SchemaRegistryClient registry, String subject) {
+        if (registry instanceof InMemorySchemaRegistry) {
+            return registry.url()
+                    + " is an in-memory registry of this JVM: set the level where the subject is"
+                    + " created, SchemaRegistries.forUrl(\""
+                    + registry.url()
+                    + "\").setCompatibilityLevel(\""
+                    + subject
+                    + "\", CompatibilityLevel."
+                    + RECOMMENDED
+                    + ")";
+        }
+        String userInfo = URI.create(config.schemaRegistryUrl()).getRawUserInfo();
+        return "curl -X PUT "
+                + (userInfo == null ? "" : "-u USER:PASSWORD ")
+                + "-H 'Content-Type: "
+                + ConfluentSchemaRegistryClient.CONTENT_TYPE
+                + "' --data '{\"compatibility\":\""
+                + RECOMMENDED
+                + "\"}' "
+                + registry.url()
+                + "/config/"
+                + subject;
+    }
+
+    private static String inputSubject(JobConfig config) {
+        return Topic.valueSubject(config.topics().name(Topic.TRANSACTIONS));
     }
 
     private static String rootMessage(Throwable e) {

@@ -22,6 +22,8 @@ class JobConfigTest {
         assertThat(c.outOfOrderness()).isEqualTo(Duration.ofSeconds(5));
         assertThat(c.allowedLateness()).isEqualTo(Duration.ofMinutes(2));
         assertThat(c.stateBackend()).isEqualTo(JobConfig.StateBackend.ROCKSDB);
+        assertThat(c.schemaCompatibilityCheck())
+                .isEqualTo(JobConfig.SchemaCompatibilityCheck.REFUSE);
         assertThat(c.transactionTimeout()).isEqualTo(Duration.ofMinutes(10));
         assertThat(c.topics().name(Topic.FEATURES)).isEqualTo(Topic.FEATURES.defaultName());
         for (JobOption option : JobOption.values()) {
@@ -65,11 +67,13 @@ class JobConfigTest {
                                 "allowed-lateness", "PT30S",
                                 "state-backend", "hashmap",
                                 "starting-offsets", "latest",
+                                "schema-compatibility-check", "warn",
                                 "topic.transactions", "tx-v2"));
         assertThat(c.windowSize()).isEqualTo(Duration.ofMinutes(5));
         assertThat(c.allowedLateness()).isEqualTo(Duration.ofSeconds(30));
         assertThat(c.stateBackend()).isEqualTo(JobConfig.StateBackend.HASHMAP);
         assertThat(c.startingOffsets()).isEqualTo(JobConfig.StartingOffsets.LATEST);
+        assertThat(c.schemaCompatibilityCheck()).isEqualTo(JobConfig.SchemaCompatibilityCheck.WARN);
         assertThat(c.topics().name(Topic.TRANSACTIONS)).isEqualTo("tx-v2");
     }
 
@@ -86,6 +90,8 @@ class JobConfigTest {
         "checkpoint-dir, /tmp/ckpt, --checkpoint-dir '/tmp/ckpt' has no scheme",
         "schema-registry-url, localhost:8081, --schema-registry-url 'localhost:8081' must be",
         "starting-offsets, newest, --starting-offsets 'newest' is not one of",
+        "schema-compatibility-check, ignore, --schema-compatibility-check 'ignore' is not one of:"
+                + " refuse, warn",
         "bootstrap-servers, '', --bootstrap-servers must not be empty",
         "topic.features, 'bad name', topic.features: 'bad name'",
         "no-such-option, 1, unknown job option 'no-such-option'",

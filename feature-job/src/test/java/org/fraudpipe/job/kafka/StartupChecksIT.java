@@ -15,6 +15,11 @@ import java.util.Map;
 import org.fraudpipe.job.cli.JobCommand;
 import org.fraudpipe.job.config.JobConfig;
 import org.fraudpipe.local.KafkaTestBroker;
+import org.fraudpipe.schemas.TopicNames;
+import org.fraudpipe.schemas.registry.LocalSchemaRegistryServer;
+import org.fraudpipe.schemas.registry.SchemaRegistries;
+import org.fraudpipe.schemas.registry.SchemaRegistryClient;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -25,10 +30,19 @@ class StartupChecksIT {
 
     @RegisterExtension static final KafkaTestBroker KAFKA = new KafkaTestBroker(1);
 
+    /** The registry of a complete deployment: every subject at the project's level. */
+    private static final String REGISTRY = "mock://startup-checks-it";
+
+    @BeforeAll
+    static void protectSubjects() {
+        SchemaRegistryClient registry = SchemaRegistries.forUrl(REGISTRY);
+        TopicNames.defaults().subjectCompatibility().forEach(registry::setCompatibilityLevel);
+    }
+
     private static JobConfig config(String... keyValues) {
         Map<String, String> options = new HashMap<>();
         options.put("bootstrap-servers", KAFKA.bootstrapServers());
-        options.put("schema-registry-url", "mock://startup-checks-it");
+        options.put("schema-registry-url", REGISTRY);
         for (int i = 0; i < keyValues.length; i += 2) {
             options.put(keyValues[i], keyValues[i + 1]);
         }
@@ -38,6 +52,7 @@ class StartupChecksIT {
     @Test
     void aCompleteDeploymentPasses() {
         assertThatCode(() -> StartupChecks.verify(config())).doesNotThrowAnyException();
+        assertThat(StartupChecks.verifyRegistry(config())).as("no warning either").isEmpty();
     }
 
     @Test
@@ -69,7 +84,7 @@ class StartupChecksIT {
                                         "--bootstrap-servers",
                                         KAFKA.bootstrapServers(),
                                         "--schema-registry-url",
-                                        "mock://startup-checks-it",
+                                        REGISTRY,
                                         "--transaction-timeout",
                                         "20m",
                                         "--broker-transaction-max-timeout",
@@ -79,6 +94,60 @@ class StartupChecksIT {
         assertThat(err.toString())
                 .contains("--transaction-timeout (20m)")
                 .contains("transaction.max.timeout.ms of broker 1 (15m)");
+    }
+
+    @Test
+    void aRegistryAtItsDefaultBackwardFailsAfterKafkaNamingTheInputSubjectAndTheFix() {
+        // A fresh scope: nothing set, the registry's global BACKWARD (Confluent's default).
+        JobConfig config = config("schema-registry-url", "mock://startup-checks-it-unprotected");
+
+        assertThatThrownBy(() -> StartupChecks.verify(config))
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("input subject 'transactions-value'")
+                .hasMessageContaining("has compatibility level BACKWARD")
+                .hasMessageContaining("INCOMPATIBLE_SCHEMA")
+                .hasMessageContaining("setCompatibilityLevel(\"transactions-value\"");
+        assertThatCode(
+                        () ->
+                                StartupChecks.verify(
+                                        config(
+                                                "schema-registry-url",
+                                                "mock://startup-checks-it-unprotected",
+                                                "schema-compatibility-check",
+                                                "warn")))
+                .doesNotThrowAnyException();
+    }
+
+    @Test
+    @DisplayName(
+            "#15.8 compatibility guard: `./fraud job` against a registry whose input subject is at"
+                    + " BACKWARD stops before submitting, naming the subject, the level and the"
+                    + " REST call that fixes it")
+    void theJobCommandStopsAtStartUpWhenTheInputSubjectIsUnprotected() throws Exception {
+        try (LocalSchemaRegistryServer registry = LocalSchemaRegistryServer.start(0, null)) {
+            StringWriter err = new StringWriter();
+            CommandLine cli = JobCommand.commandLine();
+            cli.setErr(new PrintWriter(err, true));
+            // Were the check missing, the command would run the job and never return.
+            int exit =
+                    assertTimeoutPreemptively(
+                            Duration.ofSeconds(90),
+                            () ->
+                                    cli.execute(
+                                            "--bootstrap-servers",
+                                            KAFKA.bootstrapServers(),
+                                            "--schema-registry-url",
+                                            registry.url()));
+
+            assertThat(exit).isNotZero();
+            assertThat(err.toString())
+                    .contains("input subject 'transactions-value' has compatibility level BACKWARD")
+                    .contains(
+                            "curl -X PUT -H 'Content-Type: application/vnd.schemaregistry.v1+json'"
+                                    + " --data '{\"compatibility\":\"FULL_TRANSITIVE\"}' "
+                                    + registry.url()
+                                    + "/config/transactions-value");
+        }
     }
 
     @Test

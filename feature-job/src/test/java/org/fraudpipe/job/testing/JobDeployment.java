@@ -32,6 +32,8 @@ import org.fraudpipe.local.KafkaTestBroker;
 import org.fraudpipe.local.TopicProvisioner;
 import org.fraudpipe.schemas.Topic;
 import org.fraudpipe.schemas.TopicNames;
+import org.fraudpipe.schemas.registry.SchemaRegistries;
+import org.fraudpipe.schemas.registry.SchemaRegistryClient;
 import org.fraudpipe.schemas.wire.ConfluentAvroCodec;
 import org.fraudpipe.schemas.wire.TopicSerdes;
 
@@ -39,7 +41,8 @@ import org.fraudpipe.schemas.wire.TopicSerdes;
  * One isolated deployment of the production feature job (Kafka source, scoring of panes and of
  * transactions at arrival, exactly-once Kafka sinks) on a test broker, run on the test's
  * MiniCluster: its own topics, schema-registry scope, consumer group and transactional ids, so the
- * tests of a class share one broker without seeing each other's data.
+ * tests of a class share one broker without seeing each other's data. Every subject of its registry
+ * scope is FULL_TRANSITIVE, as in production.
  *
  * <p>The job is started the way {@code ./fraud job} starts it ({@link StartupChecks}, {@link
  * JobEnvironment}, {@link FeatureJobTopology} with {@link KafkaIO} and the archive in a directory
@@ -108,7 +111,14 @@ public final class JobDeployment {
         options.put("parallelism", "2");
         topics.asMap().forEach((t, n) -> options.put(TopicNames.optionName(t), n));
         options.putAll(overrides);
-        return new JobDeployment(kafka, options);
+        JobDeployment deployment = new JobDeployment(kafka, options);
+        // As an operator sets them (and ./fraud kafka start does): every subject FULL_TRANSITIVE,
+        // so the job's start-up check passes because its input is protected, not because the
+        // check is off.
+        SchemaRegistryClient registry =
+                SchemaRegistries.forUrl(deployment.config.schemaRegistryUrl());
+        deployment.config.topics().subjectCompatibility().forEach(registry::setCompatibilityLevel);
+        return deployment;
     }
 
     /** The same deployment (topics, group, transactional ids) with one option changed. */

@@ -13,10 +13,10 @@ import org.fraudpipe.schemas.TopicNames;
 
 /**
  * The local Kafka runtime: a broker ({@link LocalKafkaBroker}) with the project's topics, and a
- * schema registry ({@link LocalSchemaRegistry}) next to it in the same data directory. {@code
- * ./fraud kafka start} starts them as background services (reusing whichever already runs, through
- * {@link #startBroker}); {@code ./fraud demo} starts both tied to its JVM ({@link #start}), and
- * stops them when it ends.
+ * schema registry ({@link LocalSchemaRegistry}) next to it in the same data directory, with the
+ * topics' subjects at FULL_TRANSITIVE. {@code ./fraud kafka start} starts them as background
+ * services (reusing whichever already runs, through {@link #startBroker}); {@code ./fraud demo}
+ * starts both tied to its JVM ({@link #start}), and stops them when it ends.
  *
  * <p>Invariant: a start that fails leaves nothing running that it started.
  */

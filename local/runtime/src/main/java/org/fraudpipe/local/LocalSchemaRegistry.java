@@ -12,9 +12,13 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.Properties;
+import org.fraudpipe.schemas.TopicNames;
+import org.fraudpipe.schemas.registry.ConfluentSchemaRegistryClient;
 import org.fraudpipe.schemas.registry.LocalSchemaRegistryServer;
+import org.fraudpipe.schemas.registry.SchemaRegistryClient;
 
 /**
  * The local schema registry ({@link LocalSchemaRegistryServer}, Confluent's REST API on localhost)
@@ -27,6 +31,13 @@ import org.fraudpipe.schemas.registry.LocalSchemaRegistryServer;
  * stable across restarts as long as the topics keep data framed with them; deleting the data
  * directory resets both), the log ({@value #LOG_FILE}) and the state ({@value #STATE_FILE}: pid,
  * port, start time; a pid whose process started at another time is never signalled).
+ *
+ * <p>Once it answers, every subject of the project's topics ({@link Settings#topics()}, the default
+ * names unless told otherwise) is set to its level, FULL_TRANSITIVE ({@link
+ * TopicNames#subjectCompatibility()}), over the REST API as an operator would: the job's start-up
+ * check then finds its input protected, and producers' and the job's schema changes are held to
+ * what every reader can read. The registry journals the levels; setting them again at the next
+ * start adds nothing, and puts back a level changed by hand.
  *
  * <p>The registry JVM runs on the classpath of the JVM that starts it (the feature-job classpath
  * under {@code ./fraud}) and is not tied to it unless {@link Settings#exitWithParent()}.
@@ -48,12 +59,24 @@ public final class LocalSchemaRegistry {
      * @param port the port on localhost; 0 picks a free one
      * @param exitWithParent whether the registry JVM ends when this JVM ends (tests)
      * @param startTimeout how long to wait for it to answer
+     * @param topics the topics whose subjects get their compatibility level
      */
-    public record Settings(Path dataDir, int port, boolean exitWithParent, Duration startTimeout) {
+    public record Settings(
+            Path dataDir,
+            int port,
+            boolean exitWithParent,
+            Duration startTimeout,
+            TopicNames topics) {
         public Settings {
             if (port < 0 || port > 65535) {
                 throw new IllegalArgumentException("--registry-port must be 0..65535, was " + port);
             }
+            Objects.requireNonNull(topics, "topics");
+        }
+
+        /** For the project's topics under their default names (what {@code ./fraud} creates). */
+        public Settings(Path dataDir, int port, boolean exitWithParent, Duration startTimeout) {
+            this(dataDir, port, exitWithParent, startTimeout, TopicNames.defaults());
         }
     }
 
@@ -133,12 +156,22 @@ public final class LocalSchemaRegistry {
                         process.pid(), port, process.info().startInstant().orElseGet(Instant::now));
         try {
             awaitReady(process.toHandle(), state.url(), settings.startTimeout(), logFile);
+            setLevels(state.url(), settings.topics());
         } catch (RuntimeException e) {
             LocalKafkaBroker.stopProcess(process.toHandle(), Duration.ofSeconds(5));
             throw e;
         }
         write(dataDir, state);
         return state;
+    }
+
+    /**
+     * Sets every subject of {@code topics} to its compatibility level ({@code PUT
+     * /config/{subject}}) on the registry at {@code url}.
+     */
+    public static void setLevels(String url, TopicNames topics) {
+        SchemaRegistryClient client = new ConfluentSchemaRegistryClient(url);
+        topics.subjectCompatibility().forEach(client::setCompatibilityLevel);
     }
 
     /** The registry recorded in {@code dataDir}, if its process is still alive. */

@@ -8,8 +8,8 @@ import org.apache.avro.SchemaCompatibility.SchemaCompatibilityType;
 import org.apache.avro.SchemaCompatibility.SchemaPairCompatibility;
 
 /**
- * Avro schema resolution, as the registry's BACKWARD rule and the decoder use it: can a reader with
- * schema R read data written with schema W? Wraps {@link
+ * Avro schema resolution, as the registry's compatibility levels ({@link CompatibilityLevel}) and
+ * the decoder use it: can a reader with schema R read data written with schema W? Wraps {@link
  * SchemaCompatibility#checkReaderWriterCompatibility} and turns its answer into readable lines.
  */
 public final class AvroCompatibility {

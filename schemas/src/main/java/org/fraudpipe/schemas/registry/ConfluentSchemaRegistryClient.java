@@ -37,9 +37,13 @@ import org.apache.avro.SchemaParseException;
  *       "schema"}};
  *   <li>{@code POST /compatibility/subjects/{subject}/versions/latest} answers {@code
  *       {"is_compatible": bool}};
- *   <li>{@code GET /config/{subject}?defaultToGlobal=true}, else {@code GET /config}, answer {@code
- *       {"compatibilityLevel": "..."}}: asked only after a refusal (409), so that {@link
- *       IncompatibleSchemaException} names the level the registry checked.
+ *   <li>{@code GET /config/{subject}?defaultToGlobal=true}, after a 404 (a registry without {@code
+ *       defaultToGlobal}, or Apicurio for a subject it does not know) {@code GET /config}, answer
+ *       {@code {"compatibilityLevel": "..."}}: the subject's effective level ({@link
+ *       #compatibilityLevel}), also asked after a refusal (409) so that {@link
+ *       IncompatibleSchemaException} names the level the registry checked;
+ *   <li>{@code PUT /config/{subject}} with {@code {"compatibility": "..."}} answers {@code
+ *       {"compatibility": "..."}} ({@link #setCompatibilityLevel}).
  * </ul>
  *
  * Requests carry {@code Content-Type: application/vnd.schemaregistry.v1+json}; subject names are
@@ -51,7 +55,8 @@ import org.apache.avro.SchemaParseException;
  * Concurrent first lookups of the same key make one request (the others wait for it). Failed
  * lookups are not cached, except that an unknown id is remembered for {@link
  * #DEFAULT_UNKNOWN_ID_TTL} so that a flood of records with a bogus id cannot flood the registry.
- * {@link #latestSchema} and {@link #testCompatibility} always ask (their answers change).
+ * {@link #latestSchema}, {@link #testCompatibility} and {@link #compatibilityLevel} always ask
+ * (their answers change).
  *
  * <p>Thread-safe. No retries: a failed call throws, and the caller (the Flink job's restart
  * strategy, a Kafka client's caller) decides. Timeouts: {@link #DEFAULT_CONNECT_TIMEOUT} to
@@ -185,7 +190,7 @@ public final class ConfluentSchemaRegistryClient implements SchemaRegistryClient
                                                             subject,
                                                             baseUrl,
                                                             message,
-                                                            compatibilityLevel(subject),
+                                                            levelForRefusal(subject),
                                                             code)
                                                     : null);
                     int id = requiredInt(answer, "id", "POST " + path);
@@ -298,35 +303,99 @@ public final class ConfluentSchemaRegistryClient implements SchemaRegistryClient
     }
 
     @Override
+    public CompatibilityLevel compatibilityLevel(String subject) {
+        Objects.requireNonNull(subject, "subject");
+        Level answer = effectiveLevel(subject);
+        try {
+            return CompatibilityLevel.parse(answer.text());
+        } catch (IllegalArgumentException e) {
+            throw new SchemaRegistryException(
+                    "The schema registry at "
+                            + baseUrl
+                            + " answered "
+                            + answer.what()
+                            + " with a compatibility level this client does not know: '"
+                            + answer.text()
+                            + "' ("
+                            + e.getMessage()
+                            + ")",
+                    200,
+                    SchemaRegistryException.NO_ERROR_CODE,
+                    e);
+        }
+    }
+
+    @Override
+    public void setCompatibilityLevel(String subject, CompatibilityLevel level) {
+        Objects.requireNonNull(subject, "subject");
+        Objects.requireNonNull(level, "level");
+        String path = "/config/" + encodeSegment(subject);
+        String body;
+        try {
+            body = JSON.writeValueAsString(Map.of("compatibility", level.name()));
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("cannot write a JSON string", e);
+        }
+        JsonNode answer = call("PUT", path, body, (status, code, message) -> null);
+        String set = levelText(answer);
+        if (set != null && !set.equalsIgnoreCase(level.name())) {
+            throw unexpectedAnswer(
+                    "PUT " + path, "another level than the one asked for (" + level + ")", answer);
+        }
+    }
+
+    @Override
     public String toString() {
         return "ConfluentSchemaRegistryClient[" + baseUrl + "]";
     }
 
+    private record Level(String text, String what) {}
+
     /**
-     * The compatibility level the registry applies to {@code subject}, asked only to explain a
-     * refusal: the subject's own ({@code GET /config/{subject}?defaultToGlobal=true}), else the
-     * global one ({@code GET /config}), else null. Real registries check the level configured for
-     * the subject, which need not be BACKWARD (Apicurio's default is NONE).
+     * The subject's level as the registry names it: the subject's own or, with {@code
+     * defaultToGlobal=true}, the global one; after a 404 (Confluent before 5.5 for a subject
+     * without a level of its own: 40408 or 40401; Apicurio for a subject it does not know: 40401)
+     * the global one. Any other failure is thrown: a 403 must not pass off the global level as the
+     * subject's.
      */
-    private String compatibilityLevel(String subject) {
-        for (String path :
-                new String[] {
-                    "/config/" + encodeSegment(subject) + "?defaultToGlobal=true", "/config"
-                }) {
-            try {
-                JsonNode answer = call("GET", path, null, (status, code, message) -> null);
-                JsonNode level = answer.get("compatibilityLevel");
-                if (level == null) {
-                    level = answer.get("compatibility");
-                }
-                if (level != null && level.isTextual() && !level.textValue().isBlank()) {
-                    return level.textValue();
-                }
-            } catch (SchemaRegistryException e) {
-                // no level for the subject (Confluent: 40408), or not served: try the next
+    private Level effectiveLevel(String subject) {
+        String path = "/config/" + encodeSegment(subject) + "?defaultToGlobal=true";
+        JsonNode answer;
+        try {
+            answer = call("GET", path, null, (status, code, message) -> null);
+        } catch (SchemaRegistryException e) {
+            if (e.httpStatus() != 404) {
+                throw e;
             }
+            path = "/config";
+            answer = call("GET", path, null, (status, code, message) -> null);
         }
-        return null;
+        String text = levelText(answer);
+        if (text == null || text.isBlank()) {
+            throw unexpectedAnswer("GET " + path, "no string 'compatibilityLevel'", answer);
+        }
+        return new Level(text, "GET " + path);
+    }
+
+    /** {@code compatibilityLevel} (GET answers) or {@code compatibility} (PUT answers), or null. */
+    private static String levelText(JsonNode answer) {
+        JsonNode level = answer == null ? null : answer.get("compatibilityLevel");
+        if (level == null) {
+            level = answer == null ? null : answer.get("compatibility");
+        }
+        return level != null && level.isTextual() ? level.textValue() : null;
+    }
+
+    /**
+     * The level to name in an {@link IncompatibleSchemaException}, as the registry names it, or
+     * null if it does not tell: explaining a refusal must not fail.
+     */
+    private String levelForRefusal(String subject) {
+        try {
+            return effectiveLevel(subject).text();
+        } catch (SchemaRegistryException e) {
+            return null;
+        }
     }
 
     // ---------------------------------------------------------------------------------------
@@ -347,10 +416,12 @@ public final class ConfluentSchemaRegistryClient implements SchemaRegistryClient
             request.header("Authorization", authorization);
         }
         if (jsonBody == null) {
-            request.GET();
+            request.method(method, HttpRequest.BodyPublishers.noBody());
         } else {
             request.header("Content-Type", CONTENT_TYPE)
-                    .POST(HttpRequest.BodyPublishers.ofString(jsonBody, StandardCharsets.UTF_8));
+                    .method(
+                            method,
+                            HttpRequest.BodyPublishers.ofString(jsonBody, StandardCharsets.UTF_8));
         }
         HttpResponse<String> response;
         try {

@@ -5,6 +5,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
 import org.apache.avro.Schema;
@@ -14,7 +15,7 @@ import org.apache.avro.Schema;
  * Confluent's serializers use for the same purpose): tests, the deterministic replay and the local
  * demo, where producer and job run in one JVM.
  *
- * <p>Semantics match Confluent Schema Registry with the default BACKWARD compatibility:
+ * <p>Semantics match Confluent Schema Registry's:
  *
  * <ul>
  *   <li>One shared instance per scope within the JVM ({@link #forScope}); scopes are isolated.
@@ -22,8 +23,13 @@ import org.apache.avro.Schema;
  *       schema text gets the same id under every subject.
  *   <li>Versions are numbered per subject from 1; registering a schema the subject already has
  *       returns its id and adds no version.
- *   <li>A new version must be able to read data written with the latest version ({@link
- *       org.apache.avro.SchemaCompatibility}); otherwise {@link IncompatibleSchemaException}.
+ *   <li>Each subject has a {@link CompatibilityLevel}: its own once {@link #setCompatibilityLevel
+ *       set}, else the registry's global {@link #DEFAULT_COMPATIBILITY} (BACKWARD, Confluent's
+ *       default). A new version must pass it ({@link CompatibilityLevel#incompatibilities}, Avro's
+ *       {@link org.apache.avro.SchemaCompatibility}: BACKWARD and FORWARD against the latest
+ *       version, or every version when transitive, NONE no check); otherwise {@link
+ *       IncompatibleSchemaException} naming the level. A level set applies to later registrations,
+ *       and may be set before a subject has versions.
  *   <li>Unknown id: {@link SchemaNotFoundException}; unknown subject: {@link
  *       SubjectNotFoundException}.
  * </ul>
@@ -36,6 +42,13 @@ public final class InMemorySchemaRegistry implements SchemaRegistryClient {
     /** The URL prefix that selects this registry in {@code schema.registry.url}. */
     public static final String URL_PREFIX = "mock://";
 
+    /**
+     * The global level, for subjects without one of their own: BACKWARD, as in Confluent Schema
+     * Registry. It does not protect a consumer that reads with an older schema (the streaming job
+     * refuses to start on it): set a subject's level where it matters.
+     */
+    public static final CompatibilityLevel DEFAULT_COMPATIBILITY = CompatibilityLevel.BACKWARD;
+
     private static final ConcurrentMap<String, InMemorySchemaRegistry> SCOPES =
             new ConcurrentHashMap<>();
 
@@ -43,6 +56,7 @@ public final class InMemorySchemaRegistry implements SchemaRegistryClient {
     private final Map<String, Integer> idsBySchemaText = new HashMap<>();
     private final Map<Integer, Schema> schemasById = new HashMap<>();
     private final Map<String, List<Integer>> idsBySubject = new HashMap<>();
+    private final Map<String, CompatibilityLevel> levelsBySubject = new HashMap<>();
     private int nextId = 1;
 
     private InMemorySchemaRegistry(String scope) {
@@ -89,12 +103,11 @@ public final class InMemorySchemaRegistry implements SchemaRegistryClient {
         if (existingId != null && versions != null && versions.contains(existingId)) {
             return existingId;
         }
-        if (versions != null && !versions.isEmpty()) {
-            Schema latest = schemasById.get(versions.get(versions.size() - 1));
-            List<String> problems = AvroCompatibility.readerIncompatibilities(schema, latest);
-            if (!problems.isEmpty()) {
-                throw new IncompatibleSchemaException(subject, url(), String.join("; ", problems));
-            }
+        CompatibilityLevel level = compatibilityLevel(subject);
+        List<String> problems = level.incompatibilities(schema, registered(subject));
+        if (!problems.isEmpty()) {
+            throw new IncompatibleSchemaException(
+                    subject, url(), String.join("; ", problems), level.name());
         }
         int id;
         if (existingId != null) {
@@ -127,14 +140,37 @@ public final class InMemorySchemaRegistry implements SchemaRegistryClient {
         return new RegisteredSchema(subject, id, versions.size(), schemasById.get(id));
     }
 
+    /** Whether {@link #register} would accept {@code schema}: the same check, nothing added. */
     @Override
     public synchronized boolean testCompatibility(String subject, Schema schema) {
-        List<Integer> versions = idsBySubject.get(subject);
-        if (versions == null || versions.isEmpty()) {
-            return true;
+        return compatibilityLevel(subject).incompatibilities(schema, registered(subject)).isEmpty();
+    }
+
+    @Override
+    public synchronized CompatibilityLevel compatibilityLevel(String subject) {
+        return subjectCompatibilityLevel(subject).orElse(DEFAULT_COMPATIBILITY);
+    }
+
+    /** The subject's own level, empty if it has none (then {@link #DEFAULT_COMPATIBILITY}). */
+    public synchronized Optional<CompatibilityLevel> subjectCompatibilityLevel(String subject) {
+        Objects.requireNonNull(subject, "subject");
+        return Optional.ofNullable(levelsBySubject.get(subject));
+    }
+
+    @Override
+    public synchronized void setCompatibilityLevel(String subject, CompatibilityLevel level) {
+        Objects.requireNonNull(subject, "subject");
+        levelsBySubject.put(subject, Objects.requireNonNull(level, "level"));
+    }
+
+    /** The subject's schemas, version 1 first; empty for a subject without versions. */
+    private List<Schema> registered(String subject) {
+        List<Integer> versions = idsBySubject.getOrDefault(subject, List.of());
+        List<Schema> schemas = new ArrayList<>(versions.size());
+        for (int id : versions) {
+            schemas.add(schemasById.get(id));
         }
-        Schema latest = schemasById.get(versions.get(versions.size() - 1));
-        return AvroCompatibility.readerIncompatibilities(schema, latest).isEmpty();
+        return schemas;
     }
 
     /** The subjects that have at least one version, in no particular order. */

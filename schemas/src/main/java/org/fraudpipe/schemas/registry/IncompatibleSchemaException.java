@@ -2,26 +2,16 @@ package org.fraudpipe.schemas.registry;
 
 /**
  * The registry refused to register the schema under the subject because it breaks the subject's
- * compatibility level (HTTP 409). The in-memory and local registries always check BACKWARD; a real
- * registry checks the level configured for the subject (or its global default), which the message
- * names when the registry tells it.
+ * compatibility level (HTTP 409): the level configured for the subject, else the registry's global
+ * one. The message names the level when it is known (our registries always know it; after a real
+ * registry's refusal the client asks it).
  */
 public final class IncompatibleSchemaException extends SchemaRegistryException {
     private static final long serialVersionUID = 1L;
 
     private final String subject;
     private final String compatibilityLevel;
-
-    /**
-     * A refusal under BACKWARD, the level of {@link InMemorySchemaRegistry}.
-     *
-     * @param subject the subject registered under
-     * @param registryUrl the registry
-     * @param details what is incompatible (the registry's message or Avro's incompatibilities)
-     */
-    public IncompatibleSchemaException(String subject, String registryUrl, String details) {
-        this(subject, registryUrl, details, "BACKWARD");
-    }
+    private final String details;
 
     /**
      * @param subject the subject registered under
@@ -51,14 +41,16 @@ public final class IncompatibleSchemaException extends SchemaRegistryException {
                         + describe(compatibilityLevel)
                         + ")"
                         + SubjectNotFoundException.suffix(details)
-                        + ". The pipeline's schemas evolve BACKWARD compatibly: add fields only with"
-                        + " defaults, remove only fields that have defaults, change types only by"
-                        + " Avro promotion (int->long->float->double, string<->bytes); see"
-                        + " schemas/README.md.",
+                        + ". To pass FULL_TRANSITIVE, the level the project's subjects should"
+                        + " have: add fields only with defaults, remove only fields that have"
+                        + " defaults, add enum symbols only to enums with a default, change no"
+                        + " type (an Avro promotion such as int->long is only BACKWARD"
+                        + " compatible); see schemas/README.md.",
                 409,
                 errorCode);
         this.subject = subject;
         this.compatibilityLevel = compatibilityLevel;
+        this.details = details;
     }
 
     /** The subject the schema was registered under. */
@@ -71,24 +63,19 @@ public final class IncompatibleSchemaException extends SchemaRegistryException {
         return compatibilityLevel;
     }
 
+    /** What is incompatible, as the registry (or Avro) said it; may be null. */
+    public String details() {
+        return details;
+    }
+
     private static String describe(String level) {
         if (level == null) {
             return "under the compatibility level the registry has for the subject";
         }
-        return switch (level) {
-            case "BACKWARD" -> "BACKWARD: the new schema must read data written with the latest";
-            case "BACKWARD_TRANSITIVE" ->
-                    "BACKWARD_TRANSITIVE: the new schema must read data written with every earlier"
-                            + " version";
-            case "FORWARD" ->
-                    "FORWARD: data written with the new schema must be readable with the latest";
-            case "FORWARD_TRANSITIVE" ->
-                    "FORWARD_TRANSITIVE: data written with the new schema must be readable with"
-                            + " every earlier version";
-            case "FULL" -> "FULL: BACKWARD and FORWARD against the latest";
-            case "FULL_TRANSITIVE" ->
-                    "FULL_TRANSITIVE: BACKWARD and FORWARD against every earlier version";
-            default -> "compatibility level " + level;
-        };
+        try {
+            return CompatibilityLevel.parse(level).meaning();
+        } catch (IllegalArgumentException unknown) {
+            return "compatibility level " + level;
+        }
     }
 }

@@ -40,24 +40,33 @@ import org.apache.avro.SchemaParseException;
  *
  * <ul>
  *   <li>{@code POST /subjects/{subject}/versions} {@code {"schema": "..."}}: {@code {"id": N}}; 409
- *       (error code 409) if the schema cannot read data written with the latest version; 422
- *       (42201) if it is not valid Avro;
+ *       (error code 409) if the schema breaks the subject's compatibility level (the message names
+ *       it); 422 (42201) if it is not valid Avro;
  *   <li>{@code GET /schemas/ids/{id}}: {@code {"schema": "..."}}; 404 (40403) for an unknown id;
  *   <li>{@code GET /subjects/{subject}/versions/latest}: {@code {"subject", "version", "id",
  *       "schema"}}; 404 (40401) for an unknown subject;
  *   <li>{@code POST /compatibility/subjects/{subject}/versions/latest}: {@code {"is_compatible":
  *       bool}}, true for a subject without versions (as Confluent 7.x answers);
- *   <li>{@code GET /subjects}, {@code GET /subjects/{subject}/versions}, {@code GET /config}
- *       (always {@code BACKWARD}) for inspection.
+ *   <li>{@code PUT /config/{subject}} {@code {"compatibility": "FULL_TRANSITIVE"}}: {@code
+ *       {"compatibility": "..."}}, the subject's own level from then on (also before it has
+ *       versions); 422 (42203) for an unknown level;
+ *   <li>{@code GET /config/{subject}?defaultToGlobal=true}: {@code {"compatibilityLevel": "..."}},
+ *       the subject's own level, else the global one; without {@code defaultToGlobal=true} a
+ *       subject without a level of its own is 404 (40408), as in Confluent;
+ *   <li>{@code GET /config}: the global level, always {@code BACKWARD} (Confluent's default; not
+ *       settable here);
+ *   <li>{@code GET /subjects}, {@code GET /subjects/{subject}/versions} for inspection.
  * </ul>
  *
  * <p>Semantics are those of {@link InMemorySchemaRegistry}: global ids from 1, the same id for the
- * same schema text under every subject, BACKWARD compatibility against the latest version.
+ * same schema text under every subject, each subject checked under its {@link CompatibilityLevel}
+ * (BACKWARD against the latest version unless set).
  *
- * <p>Persistence: with a journal file, every registration that added a version is appended to it as
- * one JSON line ({@code {"subject": ..., "schema": ...}}) before it is answered, and a restart
- * replays the journal in order, so ids and versions stay the same across restarts (topics keep data
- * framed with those ids). Without one, state lives as long as the server.
+ * <p>Persistence: with a journal file, every registration that added a version ({@code {"subject":
+ * ..., "schema": ...}}) and every change of a subject's level ({@code {"subject": ...,
+ * "compatibility": ...}}) is appended to it as one JSON line before it is answered, and a restart
+ * replays the journal in order, so ids, versions and levels stay the same across restarts (topics
+ * keep data framed with those ids). Without one, state lives as long as the server.
  *
  * <p>Binds to the loopback interface unless told otherwise; no authentication. Thread-safe.
  */
@@ -154,6 +163,12 @@ public final class LocalSchemaRegistryServer implements AutoCloseable {
                 try {
                     JsonNode entry = JSON.readTree(line);
                     String subject = entry.get("subject").textValue();
+                    if (entry.has("compatibility")) {
+                        backend.setCompatibilityLevel(
+                                subject,
+                                CompatibilityLevel.parse(entry.get("compatibility").textValue()));
+                        continue;
+                    }
                     Schema schema = new Schema.Parser().parse(entry.get("schema").textValue());
                     int id = backend.register(subject, schema);
                     if (entry.hasNonNull("id") && entry.get("id").intValue() != id) {
@@ -179,7 +194,7 @@ public final class LocalSchemaRegistryServer implements AutoCloseable {
 
     /**
      * Registers and, if that added a version, journals it before answering; 409 if the schema
-     * cannot read data written with the subject's latest version.
+     * breaks the subject's compatibility level.
      */
     private Answer register(String subject, Schema schema) {
         synchronized (registrations) {
@@ -188,41 +203,78 @@ public final class LocalSchemaRegistryServer implements AutoCloseable {
             try {
                 id = backend.register(subject, schema);
             } catch (IncompatibleSchemaException e) {
-                RegisteredSchema latest = backend.latestSchema(subject);
                 return Answer.error(
                         409,
                         SchemaRegistryException.INCOMPATIBLE_SCHEMA,
                         "Schema being registered is incompatible with an earlier schema for"
                                 + " subject \""
                                 + subject
-                                + "\" (BACKWARD, against version "
-                                + latest.version()
+                                + "\" ("
+                                + e.compatibilityLevel()
                                 + "): "
-                                + String.join(
-                                        "; ",
-                                        AvroCompatibility.readerIncompatibilities(
-                                                schema, latest.schema())));
+                                + e.details());
             }
-            if (journal != null && versions(subject) > before) {
-                ObjectNode entry =
+            if (versions(subject) > before) {
+                append(
                         JSON.createObjectNode()
                                 .put("subject", subject)
                                 .put("schema", schema.toString())
                                 .put("id", id)
-                                .put("registeredAt", Instant.now().toString());
-                try {
-                    Files.writeString(
-                            journal,
-                            entry.toString() + "\n",
-                            StandardCharsets.UTF_8,
-                            StandardOpenOption.CREATE,
-                            StandardOpenOption.APPEND,
-                            StandardOpenOption.DSYNC);
-                } catch (IOException e) {
-                    throw new UncheckedIOException("cannot append to " + journal, e);
-                }
+                                .put("registeredAt", Instant.now().toString()));
             }
             return Answer.ok(JSON.createObjectNode().put("id", id));
+        }
+    }
+
+    /** Sets the subject's own level and, if that changed it, journals it before answering. */
+    private Answer setLevel(String subject, String body) {
+        CompatibilityLevel level;
+        try {
+            JsonNode request = JSON.readTree(body);
+            JsonNode text = request == null ? null : request.get("compatibility");
+            if (text == null || !text.isTextual()) {
+                throw new IllegalArgumentException("no string 'compatibility'");
+            }
+            level = CompatibilityLevel.parse(text.textValue());
+        } catch (IOException | IllegalArgumentException e) {
+            return Answer.error(
+                    422,
+                    SchemaRegistryException.INVALID_COMPATIBILITY_LEVEL,
+                    "Invalid compatibility level: the body must be {\"compatibility\":"
+                            + " \"<level>\"} with one of "
+                            + java.util.Arrays.toString(CompatibilityLevel.values())
+                            + " ("
+                            + e.getMessage()
+                            + ")");
+        }
+        synchronized (registrations) {
+            if (!backend.subjectCompatibilityLevel(subject).equals(Optional.of(level))) {
+                backend.setCompatibilityLevel(subject, level);
+                append(
+                        JSON.createObjectNode()
+                                .put("subject", subject)
+                                .put("compatibility", level.name())
+                                .put("setAt", Instant.now().toString()));
+            }
+        }
+        return Answer.ok(JSON.createObjectNode().put("compatibility", level.name()));
+    }
+
+    /** Appends one line to the journal, if there is one; called under {@code registrations}. */
+    private void append(ObjectNode entry) {
+        if (journal == null) {
+            return;
+        }
+        try {
+            Files.writeString(
+                    journal,
+                    entry.toString() + "\n",
+                    StandardCharsets.UTF_8,
+                    StandardOpenOption.CREATE,
+                    StandardOpenOption.APPEND,
+                    StandardOpenOption.DSYNC);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot append to " + journal, e);
         }
     }
 
@@ -263,6 +315,7 @@ public final class LocalSchemaRegistryServer implements AutoCloseable {
                         route(
                                 exchange.getRequestMethod(),
                                 exchange.getRequestURI().getRawPath(),
+                                exchange.getRequestURI().getRawQuery(),
                                 body);
             } catch (RuntimeException e) {
                 answer = Answer.error(500, 50001, "Error in the local schema registry: " + e);
@@ -277,18 +330,47 @@ public final class LocalSchemaRegistryServer implements AutoCloseable {
         }
     }
 
-    private Answer route(String method, String rawPath, String body) {
+    private Answer route(String method, String rawPath, String rawQuery, String body) {
         List<String> s = segments(rawPath);
         boolean get = method.equals("GET");
         boolean post = method.equals("POST");
+        boolean put = method.equals("PUT");
         try {
             if (s.isEmpty()) {
                 return get ? Answer.ok(JSON.createObjectNode()) : notAllowed(method, rawPath);
             }
             if (s.size() == 1 && s.get(0).equals("config")) {
                 return get
-                        ? Answer.ok(JSON.createObjectNode().put("compatibilityLevel", "BACKWARD"))
+                        ? Answer.ok(
+                                JSON.createObjectNode()
+                                        .put(
+                                                "compatibilityLevel",
+                                                InMemorySchemaRegistry.DEFAULT_COMPATIBILITY
+                                                        .name()))
                         : notAllowed(method, rawPath);
+            }
+            if (s.size() == 2 && s.get(0).equals("config")) {
+                String subject = s.get(1);
+                if (put) {
+                    return setLevel(subject, body);
+                }
+                if (!get) {
+                    return notAllowed(method, rawPath);
+                }
+                Optional<CompatibilityLevel> own = backend.subjectCompatibilityLevel(subject);
+                if (own.isEmpty() && !defaultToGlobal(rawQuery)) {
+                    return Answer.error(
+                            404,
+                            SchemaRegistryException.SUBJECT_LEVEL_NOT_CONFIGURED,
+                            "Subject '"
+                                    + subject
+                                    + "' does not have subject-level compatibility configured");
+                }
+                return Answer.ok(
+                        JSON.createObjectNode()
+                                .put(
+                                        "compatibilityLevel",
+                                        backend.compatibilityLevel(subject).name()));
             }
             if (s.size() == 1 && s.get(0).equals("subjects")) {
                 if (!get) {
@@ -408,6 +490,19 @@ public final class LocalSchemaRegistryServer implements AutoCloseable {
         } catch (IOException | SchemaParseException e) {
             return Optional.empty();
         }
+    }
+
+    /** Whether the query string has {@code defaultToGlobal=true}. */
+    private static boolean defaultToGlobal(String rawQuery) {
+        if (rawQuery == null) {
+            return false;
+        }
+        for (String parameter : rawQuery.split("&")) {
+            if (parameter.equalsIgnoreCase("defaultToGlobal=true")) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** Percent-decoded path segments ({@code +} stays a plus, as in any URL path). */

@@ -4,8 +4,8 @@ import org.apache.avro.Schema;
 
 /**
  * The subset of a Confluent-compatible schema registry the pipeline needs: register a schema under
- * a subject, fetch a schema by its global id, read a subject's latest version and test a schema
- * against it.
+ * a subject, fetch a schema by its global id, read a subject's latest version, test a schema
+ * against it, and read and set a subject's compatibility level.
  *
  * <p>Invariants every implementation keeps:
  *
@@ -15,8 +15,9 @@ import org.apache.avro.Schema;
  *       id without expiry).
  *   <li>{@link #register} is idempotent: registering the same schema text under the same subject
  *       again returns the same id and creates no new version.
- *   <li>Compatibility is BACKWARD against the latest version: a new version must be able to read
- *       data written with the latest one. A subject without versions accepts any schema.
+ *   <li>A new version is checked under the subject's {@linkplain #compatibilityLevel effective
+ *       compatibility level}: its own, else the registry's global one (BACKWARD in ours and in
+ *       Confluent's by default, NONE in Apicurio's). A subject without versions accepts any schema.
  *   <li>Implementations are thread-safe.
  *   <li>Failures are unchecked {@link SchemaRegistryException}s with a message that says what to
  *       do; the specific cases are {@link SubjectNotFoundException}, {@link
@@ -38,8 +39,7 @@ public interface SchemaRegistryClient {
      * Registers {@code schema} under {@code subject} (a new version if the subject does not have it
      * yet) and returns its global id. Idempotent.
      *
-     * @throws IncompatibleSchemaException if the schema cannot read data written with the subject's
-     *     latest version
+     * @throws IncompatibleSchemaException if the schema breaks the subject's compatibility level
      */
     int register(String subject, Schema schema);
 
@@ -59,10 +59,30 @@ public interface SchemaRegistryClient {
     RegisteredSchema latestSchema(String subject);
 
     /**
-     * Whether {@code schema} could be registered as the next version of {@code subject}, i.e.
-     * whether it can read data written with the subject's latest version. True for a subject
-     * without versions (there is nothing to be incompatible with), as Confluent Schema Registry 7.x
+     * Whether {@code schema} is compatible with {@code subject}'s latest version under the
+     * subject's compatibility level, as the registry answers it ({@code POST
+     * /compatibility/subjects/{subject}/versions/latest}; our own registries check exactly what
+     * {@link #register} would, every version for a transitive level). True for a subject without
+     * versions (there is nothing to be incompatible with), as Confluent Schema Registry 7.x
      * answers.
      */
     boolean testCompatibility(String subject, Schema schema);
+
+    /**
+     * The compatibility level the registry applies to new versions of {@code subject}: the
+     * subject's own if it has one, else the registry's global level. Works for a subject without
+     * versions (its level may be set before anything is registered).
+     *
+     * @throws SchemaRegistryException if the registry does not tell (e.g. HTTP 403 for a user
+     *     without the right to read configuration, 404 for a registry without the endpoint)
+     */
+    CompatibilityLevel compatibilityLevel(String subject);
+
+    /**
+     * Sets {@code subject}'s own compatibility level ({@code PUT /config/{subject}}); it applies to
+     * the next registrations, not to the versions already registered. Idempotent.
+     *
+     * @throws SchemaRegistryException if the registry refuses (e.g. HTTP 403)
+     */
+    void setCompatibilityLevel(String subject, CompatibilityLevel level);
 }

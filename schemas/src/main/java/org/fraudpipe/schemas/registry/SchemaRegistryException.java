@@ -31,8 +31,14 @@ public class SchemaRegistryException extends RuntimeException {
     /** Confluent error code (and HTTP status): schema incompatible with an earlier version. */
     public static final int INCOMPATIBLE_SCHEMA = 409;
 
+    /** Confluent error code: the subject has no compatibility level of its own. */
+    public static final int SUBJECT_LEVEL_NOT_CONFIGURED = 40408;
+
     /** Confluent error code: invalid schema. */
     public static final int INVALID_SCHEMA = 42201;
+
+    /** Confluent error code: invalid compatibility level. */
+    public static final int INVALID_COMPATIBILITY_LEVEL = 42203;
 
     private final int httpStatus;
     private final int errorCode;

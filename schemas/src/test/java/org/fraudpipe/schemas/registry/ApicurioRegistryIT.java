@@ -379,8 +379,8 @@ class ApicurioRegistryIT {
             Registry ours = new Registry(local.url());
             Registry apicurio = new Registry(APICURIO.url());
 
-            // Compatibility: ours is always BACKWARD; Apicurio's default is NONE, so a subject
-            // nobody configured takes any change.
+            // Compatibility: ours defaults to BACKWARD (as Confluent); Apicurio's default is NONE,
+            // so a subject nobody configured takes any change.
             assertThat(ours.get("/config").path("compatibilityLevel").asText())
                     .isEqualTo("BACKWARD");
             assertThat(apicurio.get("/config").path("compatibilityLevel").asText())

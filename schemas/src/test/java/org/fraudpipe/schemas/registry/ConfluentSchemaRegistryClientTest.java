@@ -185,6 +185,85 @@ class ConfluentSchemaRegistryClientTest {
     }
 
     @Test
+    void theEffectiveLevelIsAskedOfTheSubjectWithDefaultToGlobal() {
+        server.answerNext(200, "{\"compatibilityLevel\":\"FULL_TRANSITIVE\"}");
+
+        assertThat(client.compatibilityLevel("team a/tx-value"))
+                .isEqualTo(CompatibilityLevel.FULL_TRANSITIVE);
+        assertThat(server.requests()).hasSize(1);
+        assertThat(server.lastRequest().method()).isEqualTo("GET");
+        assertThat(server.lastRequest().rawPath()).isEqualTo("/config/team%20a%2Ftx-value");
+        assertThat(server.lastRequest().rawQuery()).isEqualTo("defaultToGlobal=true");
+    }
+
+    @Test
+    void aSubjectTheRegistryHasNoLevelForGetsTheGlobalLevel() {
+        // Confluent before defaultToGlobal (40408), Apicurio for a subject it does not know
+        // (40401): a 404, then the global level.
+        server.answerNext(
+                404,
+                "{\"message\":\"No artifact with ID 'tx-value' in group 'null' was found.\","
+                        + "\"error_code\":40401}");
+        server.answerNext(200, "{\"compatibilityLevel\":\"NONE\"}");
+
+        assertThat(client.compatibilityLevel("tx-value")).isEqualTo(CompatibilityLevel.NONE);
+        assertThat(server.lastRequest().rawPath()).isEqualTo("/config");
+        assertThat(server.requests()).hasSize(2);
+    }
+
+    @Test
+    void aRegistryThatDoesNotTellTheLevelThrowsWithItsStatusAndNeverGuessesTheGlobalOne() {
+        server.answerNext(403, "{\"error_code\":40301,\"message\":\"User cannot access config\"}");
+
+        assertThatThrownBy(() -> client.compatibilityLevel("tx-value"))
+                .isExactlyInstanceOf(SchemaRegistryException.class)
+                .satisfies(
+                        e -> assertThat(((SchemaRegistryException) e).httpStatus()).isEqualTo(403))
+                .hasMessageContaining("GET /config/tx-value?defaultToGlobal=true")
+                .hasMessageContaining("User cannot access config");
+        assertThat(server.requests())
+                .as("a 403 on the subject must not be answered with the global level")
+                .hasSize(1);
+
+        server.answerNext(404, "{\"error_code\":404,\"message\":\"HTTP 404 Not Found\"}");
+        server.answerNext(404, "{\"error_code\":404,\"message\":\"HTTP 404 Not Found\"}");
+        assertThatThrownBy(() -> client.compatibilityLevel("tx-value"))
+                .isExactlyInstanceOf(SchemaRegistryException.class)
+                .satisfies(
+                        e -> assertThat(((SchemaRegistryException) e).httpStatus()).isEqualTo(404))
+                .hasMessageContaining("GET /config ");
+
+        server.answerNext(200, "{\"compatibilityLevel\":\"STRICT\"}");
+        assertThatThrownBy(() -> client.compatibilityLevel("tx-value"))
+                .isExactlyInstanceOf(SchemaRegistryException.class)
+                .hasMessageContaining("'STRICT'")
+                .hasMessageContaining("FULL_TRANSITIVE");
+    }
+
+    @Test
+    void setCompatibilityLevelPutsTheLevelAsConfluentsBody() throws Exception {
+        server.answerNext(200, "{\"compatibility\":\"FULL_TRANSITIVE\"}");
+
+        client.setCompatibilityLevel("transactions-value", CompatibilityLevel.FULL_TRANSITIVE);
+
+        FakeConfluentRegistryServer.Request request = server.lastRequest();
+        assertThat(request.method()).isEqualTo("PUT");
+        assertThat(request.rawPath()).isEqualTo("/config/transactions-value");
+        assertThat(request.contentType()).isEqualTo(ConfluentSchemaRegistryClient.CONTENT_TYPE);
+        assertThat(JSON.readTree(request.body()))
+                .isEqualTo(JSON.readTree("{\"compatibility\":\"FULL_TRANSITIVE\"}"));
+
+        server.answerNext(403, "{\"error_code\":40301,\"message\":\"User cannot write config\"}");
+        assertThatThrownBy(
+                        () ->
+                                client.setCompatibilityLevel(
+                                        "transactions-value", CompatibilityLevel.FULL))
+                .isExactlyInstanceOf(SchemaRegistryException.class)
+                .hasMessageContaining("HTTP 403")
+                .hasMessageContaining("PUT /config/transactions-value");
+    }
+
+    @Test
     void unknownSubjectGivesSubjectNotFoundWith40401AndWhatToDo() {
         assertThatThrownBy(() -> client.latestSchema("no-such-topic-value"))
                 .isInstanceOfSatisfying(

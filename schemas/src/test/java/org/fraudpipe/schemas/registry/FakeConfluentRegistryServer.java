@@ -37,7 +37,8 @@ public final class FakeConfluentRegistryServer implements AutoCloseable {
             String contentType,
             String accept,
             String authorization,
-            String body) {}
+            String body,
+            String rawQuery) {}
 
     private record Scripted(int status, String body) {}
 
@@ -114,7 +115,8 @@ public final class FakeConfluentRegistryServer implements AutoCloseable {
                             exchange.getRequestHeaders().getFirst("Content-Type"),
                             exchange.getRequestHeaders().getFirst("Accept"),
                             exchange.getRequestHeaders().getFirst("Authorization"),
-                            body));
+                            body,
+                            exchange.getRequestURI().getRawQuery()));
             if (hangs > 0) {
                 hangs--;
                 release.await(30, TimeUnit.SECONDS);

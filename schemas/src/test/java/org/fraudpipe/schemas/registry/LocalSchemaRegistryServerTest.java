@@ -93,7 +93,8 @@ class LocalSchemaRegistryServerTest {
                             assertThat(e.subject()).isEqualTo("transactions-value");
                         })
                 .hasMessageContaining("incompatible with an earlier schema")
-                .hasMessageContaining("against version 1");
+                .hasMessageContaining("(BACKWARD)")
+                .hasMessageContaining("cannot read data written with version 1");
         assertThat(client.latestSchema("transactions-value").version()).isEqualTo(1);
     }
 
@@ -179,6 +180,97 @@ class LocalSchemaRegistryServerTest {
     }
 
     @Test
+    void aSubjectsLevelIsSetAndReadOverHttpAndRegistrationsFollowIt() throws Exception {
+        ConfluentSchemaRegistryClient client = start(null);
+        client.register("transactions-value", TX);
+
+        assertThat(client.compatibilityLevel("transactions-value"))
+                .isEqualTo(CompatibilityLevel.BACKWARD);
+        client.setCompatibilityLevel("transactions-value", CompatibilityLevel.FULL_TRANSITIVE);
+        client.setCompatibilityLevel("features-value", CompatibilityLevel.FORWARD);
+
+        assertThat(client.compatibilityLevel("transactions-value"))
+                .isEqualTo(CompatibilityLevel.FULL_TRANSITIVE);
+        assertThat(client.compatibilityLevel("features-value"))
+                .as("set before the subject has versions")
+                .isEqualTo(CompatibilityLevel.FORWARD);
+        assertThat(client.compatibilityLevel("scores-value"))
+                .isEqualTo(CompatibilityLevel.BACKWARD);
+        // Dropping a field the latest version needs: fine under the BACKWARD default, not now.
+        Schema withoutDeviceId = SchemaChanges.without(TX, "deviceId");
+        assertThat(client.testCompatibility("transactions-value", withoutDeviceId)).isFalse();
+        assertThatThrownBy(() -> client.register("transactions-value", withoutDeviceId))
+                .isInstanceOfSatisfying(
+                        IncompatibleSchemaException.class,
+                        e -> assertThat(e.compatibilityLevel()).isEqualTo("FULL_TRANSITIVE"))
+                .hasMessageContaining("(FULL_TRANSITIVE)")
+                .hasMessageContaining("version 1 cannot read data written with the new schema")
+                .hasMessageContaining("deviceId");
+        assertThat(client.register("transactions-value", TX_V2)).isEqualTo(2);
+    }
+
+    @Test
+    void theConfigEndpointsAnswerAsConfluentDoes() throws Exception {
+        start(null);
+
+        HttpResponse<String> notConfigured = get("/config/transactions-value");
+        assertThat(notConfigured.statusCode()).isEqualTo(404);
+        assertThat(JSON.readTree(notConfigured.body()).path("error_code").asInt()).isEqualTo(40408);
+        assertThat(get("/config/transactions-value?defaultToGlobal=true").body())
+                .isEqualTo("{\"compatibilityLevel\":\"BACKWARD\"}");
+
+        HttpResponse<String> set =
+                put("/config/transactions-value", "{\"compatibility\":\"full_transitive\"}");
+        assertThat(set.statusCode()).isEqualTo(200);
+        assertThat(set.body()).isEqualTo("{\"compatibility\":\"FULL_TRANSITIVE\"}");
+        assertThat(get("/config/transactions-value").body())
+                .isEqualTo("{\"compatibilityLevel\":\"FULL_TRANSITIVE\"}");
+        assertThat(get("/config").body())
+                .as("the global level stays")
+                .isEqualTo("{\"compatibilityLevel\":\"BACKWARD\"}");
+
+        HttpResponse<String> invalid =
+                put("/config/transactions-value", "{\"compatibility\":\"STRICT\"}");
+        assertThat(invalid.statusCode()).isEqualTo(422);
+        assertThat(JSON.readTree(invalid.body()).path("error_code").asInt()).isEqualTo(42203);
+        assertThat(JSON.readTree(invalid.body()).path("message").asText())
+                .contains("STRICT")
+                .contains("FULL_TRANSITIVE");
+        assertThat(get("/config/transactions-value").body()).contains("FULL_TRANSITIVE");
+    }
+
+    @Test
+    void levelsSurviveARestartInTheOrderTheyWereSetAmongRegistrations() throws IOException {
+        Path journal = dir.resolve("schemas.jsonl");
+        ConfluentSchemaRegistryClient client = start(journal);
+        Schema withoutDeviceId = SchemaChanges.without(TX, "deviceId");
+        // Accepted under BACKWARD (version 2), then the level changes: a third version like it
+        // is refused from then on, and must stay refused after a restart.
+        client.register("transactions-value", TX);
+        client.register("transactions-value", withoutDeviceId);
+        client.setCompatibilityLevel("transactions-value", CompatibilityLevel.FULL_TRANSITIVE);
+        client.setCompatibilityLevel("transactions-value", CompatibilityLevel.FULL_TRANSITIVE);
+        client.setCompatibilityLevel("features-value", CompatibilityLevel.FORWARD_TRANSITIVE);
+        server.close();
+        assertThat(Files.readAllLines(journal, StandardCharsets.UTF_8))
+                .as("two versions, two level changes; setting the same level again adds no line")
+                .hasSize(4);
+
+        ConfluentSchemaRegistryClient restarted = start(journal);
+
+        assertThat(restarted.compatibilityLevel("transactions-value"))
+                .isEqualTo(CompatibilityLevel.FULL_TRANSITIVE);
+        assertThat(restarted.compatibilityLevel("features-value"))
+                .isEqualTo(CompatibilityLevel.FORWARD_TRANSITIVE);
+        assertThat(restarted.latestSchema("transactions-value").version()).isEqualTo(2);
+        Schema withoutCountry = SchemaChanges.without(withoutDeviceId, "country");
+        assertThatThrownBy(() -> restarted.register("transactions-value", withoutCountry))
+                .isInstanceOfSatisfying(
+                        IncompatibleSchemaException.class,
+                        e -> assertThat(e.compatibilityLevel()).isEqualTo("FULL_TRANSITIVE"));
+    }
+
+    @Test
     void aCorruptJournalStopsTheStartNamingTheLine() throws IOException {
         Path journal = dir.resolve("schemas.jsonl");
         Files.writeString(
@@ -230,6 +322,16 @@ class LocalSchemaRegistryServerTest {
         return HttpClient.newHttpClient()
                 .send(
                         HttpRequest.newBuilder(URI.create(server.url() + path)).GET().build(),
+                        HttpResponse.BodyHandlers.ofString());
+    }
+
+    private HttpResponse<String> put(String path, String body) throws Exception {
+        return HttpClient.newHttpClient()
+                .send(
+                        HttpRequest.newBuilder(URI.create(server.url() + path))
+                                .header("Content-Type", ConfluentSchemaRegistryClient.CONTENT_TYPE)
+                                .PUT(HttpRequest.BodyPublishers.ofString(body))
+                                .build(),
                         HttpResponse.BodyHandlers.ofString());
     }
 

@@ -2,6 +2,7 @@ package org.fraudpipe.schemas.wire;
 
 import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.avro.Schema;
+import org.fraudpipe.schemas.registry.CompatibilityLevel;
 import org.fraudpipe.schemas.registry.RegisteredSchema;
 import org.fraudpipe.schemas.registry.SchemaNotFoundException;
 import org.fraudpipe.schemas.registry.SchemaRegistryClient;
@@ -51,5 +52,15 @@ class CountingRegistry implements SchemaRegistryClient {
     @Override
     public boolean testCompatibility(String subject, Schema schema) {
         return inner.testCompatibility(subject, schema);
+    }
+
+    @Override
+    public CompatibilityLevel compatibilityLevel(String subject) {
+        return inner.compatibilityLevel(subject);
+    }
+
+    @Override
+    public void setCompatibilityLevel(String subject, CompatibilityLevel level) {
+        inner.setCompatibilityLevel(subject, level);
     }
 }
