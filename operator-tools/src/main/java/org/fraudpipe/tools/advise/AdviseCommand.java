@@ -176,6 +176,25 @@ public final class AdviseCommand implements Callable<Integer> {
     Duration maxFirstResultDelay;
 
     @Option(
+            names = "--out-of-orderness",
+            paramLabel = "DURATION",
+            converter = DurationConverter.class,
+            description =
+                    "The bound the job runs with now, added to the grid and compared. Default: the"
+                            + " policy recorded in the archive (a value that disagrees with it is"
+                            + " exit 2); none for a file.")
+    Duration currentBound;
+
+    @Option(
+            names = "--allowed-lateness",
+            paramLabel = "DURATION",
+            converter = DurationConverter.class,
+            description =
+                    "The lateness the job runs with now, with --out-of-orderness. Default: as"
+                            + " --out-of-orderness.")
+    Duration currentLateness;
+
+    @Option(
             names = "--window-size",
             paramLabel = "DURATION",
             converter = DurationConverter.class,
@@ -318,6 +337,11 @@ public final class AdviseCommand implements Callable<Integer> {
         if (out != null && Files.exists(out) && !Files.isDirectory(out)) {
             throw usage("--out " + out + " exists and is not a directory");
         }
+        if ((currentBound == null) != (currentLateness == null)) {
+            throw usage(
+                    "give --out-of-orderness and --allowed-lateness together: the pair the job"
+                            + " runs with now");
+        }
         checkWholeMillis("--bounds", bounds);
         checkWholeMillis("--lateness", lateness);
         checkWholeMillis("--window-size", windowSize == null ? null : List.of(windowSize));
@@ -380,8 +404,8 @@ public final class AdviseCommand implements Callable<Integer> {
                             tolerance,
                             null,
                             "options and the job's defaults (a replay file records no policy)",
-                            null,
-                            null,
+                            currentBound,
+                            currentLateness,
                             sorted(bounds),
                             sorted(lateness),
                             targets);
@@ -405,6 +429,12 @@ public final class AdviseCommand implements Callable<Integer> {
         if (futureTolerance != null) {
             given.put(JobOption.FUTURE_TOLERANCE.key(), futureTolerance);
         }
+        if (currentBound != null) {
+            given.put(JobOption.OUT_OF_ORDERNESS.key(), currentBound);
+        }
+        if (currentLateness != null) {
+            given.put(JobOption.ALLOWED_LATENESS.key(), currentLateness);
+        }
         PolicyResolver.Resolved policy =
                 PolicyResolver.resolve(recorded, period, period.to().plus(arrivalHorizon), given);
         ArchivePolicy p = policy.policy();
@@ -413,7 +443,7 @@ public final class AdviseCommand implements Callable<Integer> {
                 new InputResolver(period, windows, arrivalHorizon)
                         .archive(archive)
                         .get(ArchiveStream.TRANSACTIONS);
-        boolean isRecorded = !recorded.isEmpty();
+        boolean isRecorded = !recorded.isEmpty() || currentBound != null;
         Advisor.Options options =
                 new Advisor.Options(
                         Advisor.ARCHIVE,
