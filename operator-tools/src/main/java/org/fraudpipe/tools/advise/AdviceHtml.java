@@ -24,9 +24,9 @@ final class AdviceHtml {
         h.append("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n");
         h.append("<title>Lateness advice ").append(esc(a.input().period())).append("</title>\n");
         h.append(
-                "<style>body{font-family:sans-serif;margin:2em;max-width:72em}"
+                "<style>body{font-family:sans-serif;margin:2em;max-width:96em}"
                         + "table{border-collapse:collapse;margin:.5em 0}"
-                        + "td,th{border:1px solid #ccc;padding:.2em .5em;text-align:right}"
+                        + "td,th{border:1px solid #ccc;padding:.2em .5em;text-align:right}td{white-space:nowrap}td.l{white-space:normal}"
                         + "th{background:#f3f3f3}td.l,th.l{text-align:left}"
                         + "tr.best td{background:#e3f4e6;font-weight:bold}tr.current td{background:#fff6d6}"
                         + "tr.best.current td{background:#e3f4e6}"
@@ -278,7 +278,10 @@ final class AdviceHtml {
         h.append("</svg>\n");
     }
 
-    /** Too-late share (log, 0 at the bottom) against peak state bytes (log). */
+    /**
+     * Too-late share (log, none on its own line at the bottom) against peak state bytes (log).
+     * Pairs that fall on the same spot (typically the bounds of one lateness) share one label.
+     */
     private static void tradeOff(StringBuilder h, Advice a) {
         List<Advice.Pair> grid = a.grid();
         if (grid.isEmpty()) {
@@ -307,23 +310,25 @@ final class AdviceHtml {
             maxShare = 1e-2;
         }
         double yLo = Math.floor(Math.log10(minShare));
-        double yHi = Math.ceil(Math.log10(Math.max(maxShare, minShare * 10)));
+        double yHi = Math.max(yLo + 1, Math.ceil(Math.log10(maxShare)));
         double xLo = Math.floor(Math.log10(minBytes));
         double xHi = Math.max(xLo + 1, Math.ceil(Math.log10(maxBytes)));
-        double zeroY = H - 10;
-        double plotW = W - LEFT - 20;
+        double noneY = H - 8;
+        double top = 10;
+        double bottom = H - 30;
+        double plotW = W - LEFT - 90;
         svgOpen(h);
         for (double e = yLo; e <= yHi; e++) {
-            double y = zeroY - (e - yLo) / (yHi - yLo) * (zeroY - 10);
+            double y = bottom - (e - yLo) / (yHi - yLo) * (bottom - top);
             text(h, 2, y + 3, Human.share(Math.pow(10, e)));
         }
-        text(h, 2, zeroY + 3, "none");
+        text(h, 2, noneY + 3, "none");
         for (double e = xLo; e <= xHi; e++) {
             double x = LEFT + (e - xLo) / (xHi - xLo) * plotW;
-            text(h, x, H + 12, Human.bytes((long) Math.pow(10, e)));
+            text(h, x - 10, H + 12, Human.bytes((long) Math.pow(10, e)));
         }
         if (target > 0) {
-            double y = zeroY - (Math.log10(target) - yLo) / (yHi - yLo) * (zeroY - 10);
+            double y = bottom - (Math.log10(target) - yLo) / (yHi - yLo) * (bottom - top);
             h.append(
                     String.format(
                             Locale.ROOT,
@@ -335,44 +340,96 @@ final class AdviceHtml {
                             y));
         }
         Advice.Recommendation r = a.recommendation();
-        for (Advice.Pair p : grid) {
-            double x =
+        int n = grid.size();
+        double[] xs = new double[n];
+        double[] ys = new double[n];
+        for (int i = 0; i < n; i++) {
+            Advice.Pair p = grid.get(i);
+            xs[i] =
                     LEFT
                             + (Math.log10(Math.max(1, p.peakStateBytesEstimate())) - xLo)
                                     / (xHi - xLo)
                                     * plotW;
-            double y =
+            ys[i] =
                     p.tooLateShare() == 0
-                            ? zeroY
-                            : zeroY
+                            ? noneY
+                            : bottom
                                     - (Math.log10(p.tooLateShare()) - yLo)
                                             / (yHi - yLo)
-                                            * (zeroY - 10);
-            boolean best =
-                    p.outOfOrderness().equals(r.outOfOrderness())
-                            && p.allowedLateness().equals(r.allowedLateness());
-            String color = best ? "#176f2c" : p.meetsTargets() ? "#5b7db1" : "#999";
-            h.append(
-                    String.format(
-                            Locale.ROOT,
-                            "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"%d\" fill=\"%s\"><title>%s</title>"
-                                    + "</circle>",
-                            x,
-                            y,
-                            best ? 6 : 4,
-                            color,
-                            esc(
-                                    p.outOfOrderness()
-                                            + "/"
-                                            + p.allowedLateness()
-                                            + ": "
-                                            + Human.share(p.tooLateShare())
-                                            + " too late, "
-                                            + Human.bytes(p.peakStateBytesEstimate()))));
-            text(h, x + 6, y - 3, p.outOfOrderness() + "/" + p.allowedLateness());
+                                            * (bottom - top);
+        }
+        // Points first (the recommended one last, on top), then one label per spot.
+        int best = -1;
+        for (int i = 0; i < n; i++) {
+            Advice.Pair p = grid.get(i);
+            if (p.outOfOrderness().equals(r.outOfOrderness())
+                    && p.allowedLateness().equals(r.allowedLateness())) {
+                best = i;
+                continue;
+            }
+            point(h, xs[i], ys[i], 4, p.meetsTargets() ? "#5b7db1" : "#999", p);
+        }
+        if (best >= 0) {
+            point(h, xs[best], ys[best], 6, "#176f2c", grid.get(best));
+        }
+        boolean[] labelled = new boolean[n];
+        double lastLabelX = Double.NaN;
+        double lastLabelY = Double.NaN;
+        for (int i = 0; i < n; i++) {
+            if (labelled[i]) {
+                continue;
+            }
+            java.util.List<String> bounds = new java.util.ArrayList<>();
+            java.util.List<String> lateness = new java.util.ArrayList<>();
+            for (int j = i; j < n; j++) {
+                if (!labelled[j] && Math.abs(xs[j] - xs[i]) < 6 && Math.abs(ys[j] - ys[i]) < 6) {
+                    labelled[j] = true;
+                    Advice.Pair p = grid.get(j);
+                    if (!bounds.contains(p.outOfOrderness())) {
+                        bounds.add(p.outOfOrderness());
+                    }
+                    if (!lateness.contains(p.allowedLateness())) {
+                        lateness.add(p.allowedLateness());
+                    }
+                }
+            }
+            String label =
+                    (bounds.size() == 1
+                                    ? bounds.get(0)
+                                    : bounds.get(0) + ".." + bounds.get(bounds.size() - 1))
+                            + " / "
+                            + String.join(", ", lateness);
+            double y = ys[i] - 6;
+            if (Math.abs(xs[i] - lastLabelX) < 90 && Math.abs(y - lastLabelY) < 12) {
+                y = ys[i] + 14; // below its point, clear of the previous label
+            }
+            lastLabelX = xs[i];
+            lastLabelY = y;
+            text(h, xs[i] + 7, y, label);
         }
         axes(h, "");
         h.append("</svg>\n");
+    }
+
+    private static void point(
+            StringBuilder h, double x, double y, int r, String color, Advice.Pair p) {
+        h.append(
+                String.format(
+                        Locale.ROOT,
+                        "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"%d\" fill=\"%s\"><title>%s</title>"
+                                + "</circle>",
+                        x,
+                        y,
+                        r,
+                        color,
+                        esc(
+                                p.outOfOrderness()
+                                        + "/"
+                                        + p.allowedLateness()
+                                        + ": "
+                                        + Human.share(p.tooLateShare())
+                                        + " too late, "
+                                        + Human.bytes(p.peakStateBytesEstimate()))));
     }
 
     private static void svgOpen(StringBuilder h) {

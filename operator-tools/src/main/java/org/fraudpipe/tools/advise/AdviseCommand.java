@@ -150,9 +150,9 @@ public final class AdviseCommand implements Callable<Integer> {
             split = ",",
             converter = DurationConverter.class,
             description =
-                    "Allowed lateness values to try, comma-separated. Default: 0, the p99, p99.5"
-                            + " and p99.9 of the delay and its maximum (at most 1d), rounded up;"
-                            + " and the archive's current lateness.")
+                    "Allowed lateness values to try, comma-separated. Default: 0, the p99, p99.8,"
+                            + " p99.9 and p99.95 of the delay and its maximum (at most 1d),"
+                            + " rounded up; and the archive's current lateness.")
     List<Duration> lateness;
 
     @Option(
@@ -263,8 +263,8 @@ public final class AdviseCommand implements Callable<Integer> {
             String timing =
                     String.format(
                             Locale.ROOT,
-                            "%.1f s (reading %.1f s)",
-                            (replayed - began) / 1e9,
+                            "%.1f s (the input read in %.1f s)",
+                            (replayed - replaying) / 1e9,
                             (replaying - began) / 1e9);
             for (String line : AdviceSummary.lines(advice, html.toString(), timing)) {
                 stdout.println(line);

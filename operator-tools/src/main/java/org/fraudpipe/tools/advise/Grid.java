@@ -94,8 +94,8 @@ final class Grid {
     }
 
     /**
-     * Lateness: none, the p99, p99.5 and p99.9 of the delay and its maximum (at most a day),
-     * rounded up, and the current lateness.
+     * Lateness: none, the p99, p99.8, p99.9 and p99.95 of the delay and its maximum (at most a
+     * day), rounded up, and the current lateness.
      */
     static List<Duration> lateness(long[] sortedDelays, Duration current) {
         TreeSet<Long> values = new TreeSet<>();
@@ -103,8 +103,9 @@ final class Grid {
         int n = sortedDelays.length;
         if (n > 0) {
             values.add(niceAtLeast(Percentiles.at(sortedDelays, n, 0.99)));
-            values.add(niceAtLeast(Percentiles.at(sortedDelays, n, 0.995)));
+            values.add(niceAtLeast(Percentiles.at(sortedDelays, n, 0.998)));
             values.add(niceAtLeast(Percentiles.at(sortedDelays, n, 0.999)));
+            values.add(niceAtLeast(Percentiles.at(sortedDelays, n, 0.9995)));
             values.add(Math.min(DAY, niceAtLeast(sortedDelays[n - 1])));
         }
         if (current != null) {
