@@ -4,6 +4,7 @@ import org.fraudpipe.job.cli.CommandLines;
 import org.fraudpipe.job.cli.JobCommand;
 import org.fraudpipe.job.savepoint.migrate.SavepointCommand;
 import org.fraudpipe.parity.cli.ParityCommand;
+import org.fraudpipe.tools.advise.AdviseCommand;
 import org.fraudpipe.tools.cli.FeaturesCommand;
 import org.fraudpipe.tools.cli.KafkaCommand;
 import org.fraudpipe.tools.cli.ReplayCommand;
@@ -25,7 +26,8 @@ import picocli.CommandLine.Command;
         versionProvider = FraudCli.Version.class,
         description =
                 "Real-time fraud feature pipeline: local runtime, simulator, streaming job,"
-                        + " deterministic replay, parity, demo, training and savepoint migration.",
+                        + " deterministic replay, parity, lateness advice, demo, training and savepoint"
+                        + " migration.",
         subcommands = {KafkaCommand.class, SimulateCommand.class, TrainCommand.class})
 public final class FraudCli implements Runnable {
 
@@ -49,6 +51,7 @@ public final class FraudCli implements Runnable {
         cl.addSubcommand("job", JobCommand.commandLine());
         cl.addSubcommand("replay", ReplayCommand.commandLine());
         cl.addSubcommand("parity", ParityCommand.commandLine());
+        cl.addSubcommand("advise", AdviseCommand.commandLine());
         cl.addSubcommand("demo", DemoCommand.commandLine());
         cl.addSubcommand("features", FeaturesCommand.commandLine());
         cl.addSubcommand("savepoint", SavepointCommand.commandLine());

@@ -6,14 +6,15 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import org.fraudpipe.parity.cli.ParityCommand;
+import org.fraudpipe.tools.advise.AdviseCommand;
 import org.fraudpipe.tools.demo.DemoCommand;
 import org.junit.jupiter.api.Test;
 import picocli.CommandLine;
 import picocli.CommandLine.Model.OptionSpec;
 
 /**
- * The README's configuration reference must list every option of {@code ./fraud demo} and {@code
- * ./fraud parity}, with the default picocli applies where there is one.
+ * The README's configuration reference must list every option of {@code ./fraud demo}, {@code
+ * ./fraud parity} and {@code ./fraud advise}, with the default picocli applies where there is one.
  */
 class ReadmeDocumentsEveryOptionTest {
 
@@ -47,5 +48,10 @@ class ReadmeDocumentsEveryOptionTest {
     @Test
     void everyParityOptionIsInTheConfigurationReference() throws Exception {
         assertDocumented("./fraud parity", ParityCommand.commandLine());
+    }
+
+    @Test
+    void everyAdviseOptionIsInTheConfigurationReference() throws Exception {
+        assertDocumented("./fraud advise", AdviseCommand.commandLine());
     }
 }

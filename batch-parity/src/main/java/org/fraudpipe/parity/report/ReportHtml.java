@@ -19,6 +19,14 @@ public final class ReportHtml {
     private ReportHtml() {}
 
     public static String render(ParityReport r) {
+        return render(r, null);
+    }
+
+    /**
+     * The report, linking the lateness advice of the same run when {@code adviceLink} (a path
+     * relative to the report) is not null.
+     */
+    public static String render(ParityReport r, String adviceLink) {
         StringBuilder h = new StringBuilder(16_384);
         h.append("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n");
         h.append("<title>Parity ").append(esc(r.status())).append(' ');
@@ -37,6 +45,14 @@ public final class ReportHtml {
                 .append(esc(r.status()))
                 .append("</span></h1>\n");
         h.append("<p>Exit code ").append(r.exitCode()).append(".</p>\n");
+        if (adviceLink != null) {
+            h.append("<p>Lateness advice for this run (the watermark bound and allowed lateness")
+                    .append(" chosen from its traffic, with their price): <a href=\"")
+                    .append(esc(adviceLink))
+                    .append("\">")
+                    .append(esc(adviceLink))
+                    .append("</a></p>\n");
+        }
         if (!r.violations().isEmpty()) {
             h.append("<ul>");
             r.violations()

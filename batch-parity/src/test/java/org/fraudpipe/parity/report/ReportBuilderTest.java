@@ -2,6 +2,8 @@ package org.fraudpipe.parity.report;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -15,6 +17,7 @@ import org.fraudpipe.schemas.avro.FeatureRecord;
 import org.fraudpipe.schemas.avro.ScoreRecord;
 import org.fraudpipe.schemas.avro.Timing;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 class ReportBuilderTest {
 
@@ -207,6 +210,16 @@ class ReportBuilderTest {
         assertThat(r.worstUnexplained()).hasSize(ReportBuilder.WORST_UNEXPLAINED);
         assertThat(r.worstUnexplained().get(0).userId()).isEqualTo("x39");
         assertThat(r.examples().get("LATE_DROPPED")).hasSize(ReportBuilder.EXAMPLES_PER_CAUSE);
+    }
+
+    @Test
+    void theReportLinksTheLatenessAdviceNextToIt(@TempDir Path dir) throws Exception {
+        ParityReport r = build(sample(), ParityThresholds.DEFAULT);
+        Path html = ReportFiles.write(r, dir);
+        assertThat(Files.readString(html)).doesNotContain("advice.html");
+        Files.writeString(dir.resolve(ReportFiles.ADVICE_HTML), "<html></html>");
+        ReportFiles.write(r, dir);
+        assertThat(Files.readString(html)).contains("<a href=\"advice.html\">advice.html</a>");
     }
 
     private static List<WindowVerdict> sortedCopy(List<WindowVerdict> vs) {

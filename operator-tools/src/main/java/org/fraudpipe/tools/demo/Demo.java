@@ -44,9 +44,13 @@ import org.fraudpipe.local.LocalKafka;
 import org.fraudpipe.parity.ParityRun;
 import org.fraudpipe.parity.cli.ParityCommand;
 import org.fraudpipe.schemas.archive.ArchiveStream;
+import org.fraudpipe.sim.SimulatedRecord;
 import org.fraudpipe.sim.SimulationConfig;
 import org.fraudpipe.sim.SimulationStats;
 import org.fraudpipe.sim.TransactionPublisher;
+import org.fraudpipe.sim.TransactionSimulator;
+import org.fraudpipe.tools.advise.AdviceFiles;
+import org.fraudpipe.tools.advise.AdviseCommand;
 import picocli.CommandLine;
 
 /**
@@ -63,6 +67,9 @@ final class Demo {
 
     /** The demo's parity mismatch limit (docs/PARITY.md "Defaults": production's is 0.01). */
     static final String DEMO_MAX_MISMATCH_RATE = "0.05";
+
+    /** The traffic the demo published, as simulated, in the run directory (for the advice). */
+    static final String TRAFFIC_FILE = "traffic.jsonl";
 
     private static final Duration JOB_START_TIMEOUT = Duration.ofMinutes(2);
     private static final Duration STOP_TIMEOUT = Duration.ofMinutes(5);
@@ -286,8 +293,8 @@ final class Demo {
         say(
                 String.format(
                         Locale.ROOT,
-                        "Demo finished in %s. %s Kept in %s: archive/, parity/, savepoints/,"
-                                + " demo.log.",
+                        "Demo finished in %s. %s Kept in %s: archive/, parity/ (report and"
+                                + " advice), traffic.jsonl, savepoints/, demo.log.",
                         Progress.human(Duration.between(began, Instant.now()).toMillis()),
                         alive.isEmpty()
                                 ? "Nothing left running (broker, registry and Flink stopped)."
@@ -468,6 +475,7 @@ final class Demo {
                             + ": nothing to check",
                     null);
         }
+        advise(simulation, config);
         List<String> args =
                 new ArrayList<>(
                         List.of(
@@ -518,6 +526,76 @@ final class Demo {
             case ParityCommand.EXIT_SKEW -> DemoCommand.EXIT_SKEW;
             default -> DemoCommand.EXIT_FAILED;
         };
+    }
+
+    /**
+     * Runs {@code ./fraud advise} in this JVM over the traffic the demo published, as simulated
+     * ({@code traffic.jsonl} in the run directory: the records sent, with their simulated arrival
+     * times), into the parity report's directory: before parity, so that {@code report.html} links
+     * {@code advice.html}. Not over the archive: the demo publishes at {@code --speedup} times real
+     * time, so the archive's arrival times (the broker's clock) are compressed that many times
+     * against event time, and every delay and idleness would be wrong. Its exit code (1: no pair
+     * meets the default targets) leaves the demo's alone; a failure is reported, not fatal.
+     */
+    private void advise(SimulationConfig simulation, JobConfig config) {
+        Path traffic = settings.runDir().resolve(TRAFFIC_FILE);
+        try {
+            writeTraffic(simulation, traffic);
+        } catch (IOException e) {
+            say("  advice skipped: cannot write " + traffic + ": " + e.getMessage());
+            return;
+        }
+        List<String> args =
+                List.of(
+                        "--transactions",
+                        traffic.toString(),
+                        "--window-size",
+                        Durations.format(config.windowSize()),
+                        "--future-tolerance",
+                        Durations.format(config.futureTolerance()),
+                        "--out-of-orderness",
+                        Durations.format(config.outOfOrderness()),
+                        "--allowed-lateness",
+                        Durations.format(config.allowedLateness()),
+                        "--out",
+                        settings.reportDir().toString());
+        say(
+                "Advising on the watermark bound and allowed lateness from the traffic published:"
+                        + " ./fraud advise "
+                        + String.join(" ", args));
+        StringWriter stdout = new StringWriter();
+        StringWriter stderr = new StringWriter();
+        CommandLine advise = AdviseCommand.commandLine();
+        advise.setOut(new PrintWriter(stdout, true));
+        advise.setErr(new PrintWriter(stderr, true));
+        int code = advise.execute(args.toArray(String[]::new));
+        stdout.toString().lines().findFirst().ifPresent(headline -> say("  " + headline));
+        if (!stderr.toString().isBlank()) {
+            say("  " + stderr.toString().strip());
+        }
+        if (code == AdviseCommand.EXIT_ADVICE || code == AdviseCommand.EXIT_NO_PAIR) {
+            say(
+                    "  advice: "
+                            + settings.reportDir().resolve(AdviceFiles.HTML)
+                            + " (and advice.json; the parity report links it)");
+        }
+    }
+
+    /** The records the demo published: those of the simulation that arrive before its end. */
+    private static void writeTraffic(SimulationConfig simulation, Path file) throws IOException {
+        long end = simulation.end().toEpochMilli();
+        try (java.io.Writer out =
+                Files.newBufferedWriter(file, java.nio.charset.StandardCharsets.UTF_8)) {
+            TransactionSimulator simulator = new TransactionSimulator(simulation);
+            while (simulator.hasNext()) {
+                SimulatedRecord r = simulator.next();
+                if (r.arrivalTime().toEpochMilli() >= end) {
+                    break;
+                }
+                out.write(r.jsonLine());
+                out.write('\n');
+            }
+        }
     }
 
     /**

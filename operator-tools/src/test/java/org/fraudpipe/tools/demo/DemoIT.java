@@ -100,6 +100,16 @@ class DemoIT {
                 .contains("parity exit code 0 (within thresholds)")
                 .contains("report: " + run.resolve("parity").resolve("report.html"));
         assertThat(run.resolve("parity").resolve("report.json")).isRegularFile();
+        // The advice for the run, over the traffic it published, linked from the parity report.
+        assertThat(demo.output())
+                .containsPattern("  advise (TARGETS_MET|NO_PAIR_MEETS_TARGETS): ")
+                .contains("advice: " + run.resolve("parity").resolve("advice.html"));
+        assertThat(run.resolve("parity").resolve("advice.json")).isRegularFile();
+        assertThat(Files.readString(run.resolve("parity").resolve("report.html")))
+                .contains("<a href=\"advice.html\">");
+        assertThat(Files.readString(run.resolve("parity").resolve("advice.json")))
+                .contains("\"current\" : true")
+                .contains("\"windowSize\" : \"1m\"");
         assertThat(committedFiles(run.resolve("archive").resolve("features")))
                 .as("features archived and committed on the final savepoint")
                 .isNotEmpty();
