@@ -35,13 +35,14 @@ class TopicTest {
         TopicNames names = TopicNames.withOverrides(Map.of(Topic.TRANSACTIONS, "payments"));
 
         assertThat(names.subjectCompatibility())
-                .containsExactly(
+                .containsOnly(
                         entry("payments-value", CompatibilityLevel.FULL_TRANSITIVE),
                         entry("features-value", CompatibilityLevel.FULL_TRANSITIVE),
                         entry("features-key", CompatibilityLevel.FULL_TRANSITIVE),
                         entry("scores-value", CompatibilityLevel.FULL_TRANSITIVE),
                         entry("scores-key", CompatibilityLevel.FULL_TRANSITIVE),
                         entry("transactions-late-value", CompatibilityLevel.FULL_TRANSITIVE),
+                        entry("transaction-scores-value", CompatibilityLevel.FULL_TRANSITIVE),
                         entry(
                                 "transactions-dead-letters-value",
                                 CompatibilityLevel.FULL_TRANSITIVE));
