@@ -81,7 +81,8 @@ class LocalSchemaRegistryIT {
                     "scores-value",
                     "scores-key",
                     "transactions-late-value",
-                    "transactions-dead-letters-value"
+                    "transactions-dead-letters-value",
+                    "transaction-scores-value"
                 }) {
             assertThat(client.compatibilityLevel(subject))
                     .as("level of %s", subject)
@@ -97,7 +98,7 @@ class LocalSchemaRegistryIT {
                         IncompatibleSchemaException.class,
                         e -> assertThat(e.compatibilityLevel()).isEqualTo("FULL_TRANSITIVE"));
         long lines = Files.readAllLines(journal, StandardCharsets.UTF_8).size();
-        assertThat(lines).as("seven levels and one registration journaled").isEqualTo(8);
+        assertThat(lines).as("eight levels and one registration journaled").isEqualTo(9);
         // Changed by hand, then restarted: the start puts the level back, and journals only that.
         client.setCompatibilityLevel("features-value", CompatibilityLevel.NONE);
         LocalSchemaRegistry.stop(dir, Duration.ofSeconds(10));
