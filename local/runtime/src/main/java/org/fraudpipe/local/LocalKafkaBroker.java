@@ -287,7 +287,7 @@ public final class LocalKafkaBroker implements AutoCloseable {
      * no SCRAM users (they are created when the storage is formatted), and a secured one started in
      * plaintext would serve its data to anyone.
      */
-    static void requireSameMode(Path dataDir, boolean secure) {
+    public static void requireSameMode(Path dataDir, boolean secure) {
         boolean formatted = Files.exists(dataDir.resolve("logs").resolve("meta.properties"));
         boolean hasSecurity = Files.exists(dataDir.resolve(LocalSecurity.DIR));
         if (formatted && secure && !hasSecurity) {

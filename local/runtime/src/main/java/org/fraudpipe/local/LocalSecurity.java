@@ -275,6 +275,9 @@ public final class LocalSecurity {
             p.put("schema.registry.ssl.truststore.location", truststore);
             p.put("schema.registry.ssl.truststore.type", "PKCS12");
             p.put("schema.registry.ssl.truststore.password", store);
+            if (principal.equals(READER)) {
+                p.put("group.id", READER_GROUP); // the one group it may read in
+            }
             writePrivate(
                     clientFile(principal),
                     p,
