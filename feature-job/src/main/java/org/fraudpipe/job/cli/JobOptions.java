@@ -47,12 +47,12 @@ public final class JobOptions {
         addSome(spec, List.of(JobOption.values()), null, Map.of(), Map.of());
         spec.addOption(
                 OptionSpec.builder(KAFKA_PROPERTY)
-                        .paramLabel("KEY=VALUE")
+                        .paramLabel("KEY=VAL")
                         .type(Map.class)
                         .auxiliaryTypes(String.class, String.class)
                         .description(
                                 "One Kafka client setting for every client of the job, over"
-                                        + " --kafka-config's (repeatable; like kafka.<key>=VALUE"
+                                        + " --kafka-config's (repeatable; like kafka.<key>=<value>"
                                         + " in --config). Not for secrets (passwords,"
                                         + " sasl.jaas.config): those belong in the"
                                         + " --kafka-config file.")

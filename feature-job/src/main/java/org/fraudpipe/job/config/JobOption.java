@@ -162,8 +162,8 @@ public enum JobOption {
                     + " start-up checks), e.g. security.protocol=SASL_SSL, sasl.mechanism,"
                     + " sasl.jaas.config, ssl.truststore.location; its schema.registry.ssl.* and"
                     + " basic.auth.* entries go to the schema registry client. Read where the job"
-                    + " is submitted; secrets are never printed. Single settings: kafka.<key>=VALUE"
-                    + " in --config, or --kafka-property KEY=VALUE (not for secrets)."),
+                    + " is submitted; secrets are never printed. Single settings: kafka.<key>=<value>"
+                    + " in --config, or --kafka-property <key>=<value> (not for secrets)."),
     SCHEMA_COMPATIBILITY_CHECK(
             "schema-compatibility-check",
             Label.CHECK,
@@ -274,6 +274,7 @@ public enum JobOption {
             case MODEL -> DEFAULT_MODEL;
             case TRANSACTION_MODEL -> "the shipped per-transaction model";
             case TRAILING_WINDOW -> "the window size";
+            case KAFKA_CONFIG -> "none: PLAINTEXT, an open registry";
             default -> defaultValue;
         };
     }

@@ -104,7 +104,12 @@ final class KafkaAccess {
             }
         }
         if (!hidden.isEmpty()) {
-            throw refused(config, "DESCRIBE", "topic", String.join(", ", hidden), "--topic.<name>");
+            throw refused(
+                    config,
+                    "DESCRIBE",
+                    hidden.size() == 1 ? "topic" : "topics",
+                    String.join("', '", hidden),
+                    "--topic.<name>");
         }
     }
 
