@@ -127,6 +127,36 @@ class SecuredKafkaIT {
                 .isInstanceOf(TopicAuthorizationException.class)
                 .hasMessageContaining(deployment.topic(Topic.TRANSACTIONS));
         job.client().cancel().get();
+
+        // No generated password in what the run wrote: the broker's and the registry's logs and
+        // data (the KRaft metadata holds SCRAM's salted keys, not passwords), the job's
+        // checkpoints and archive. Not searched: the security directory itself and the broker's
+        // server.properties (its configuration, owner-only), where they are meant to be.
+        List<Path> written = new java.util.ArrayList<>();
+        for (Path root : List.of(KAFKA.dataDir(), dir)) {
+            try (var walk = Files.walk(root)) {
+                walk.filter(Files::isRegularFile)
+                        .filter(f -> !f.startsWith(KAFKA.security().dir()))
+                        .filter(f -> !f.getFileName().toString().equals("server.properties"))
+                        // offset indexes (preallocated, 10 MB each) hold offsets only
+                        .filter(f -> !f.toString().endsWith("index"))
+                        .forEach(written::add);
+            }
+        }
+        assertThat(written)
+                .anyMatch(f -> f.getFileName().toString().equals("broker.log"))
+                .anyMatch(f -> f.getFileName().toString().equals("schema-registry.log"))
+                .anyMatch(f -> f.toString().contains("archive-"));
+        for (String secret : KAFKA.security().secrets()) {
+            for (Path f : written) {
+                assertThat(
+                                new String(
+                                        Files.readAllBytes(f),
+                                        java.nio.charset.StandardCharsets.ISO_8859_1))
+                        .as("%s", f)
+                        .doesNotContain(secret);
+            }
+        }
     }
 
     @Test
@@ -174,6 +204,21 @@ class SecuredKafkaIT {
                 .isInstanceOf(IllegalStateException.class)
                 .hasMessageContaining("refused the job's user 'feature-job' (HTTP 401)")
                 .hasMessageNotContaining("not-the-password");
+    }
+
+    @Test
+    @DisplayName(
+            "#18 a registry certificate the client does not trust stops the job, naming the fix")
+    void anUntrustedRegistryCertificateStopsTheJobNamingTheTrustStoreSetting() throws Exception {
+        JobDeployment deployment =
+                JobDeployment.create(KAFKA, "untrusted", PARTITIONS, dir, Map.of());
+        Map<String, String> client = new HashMap<>(KAFKA.client(LocalSecurity.FEATURE_JOB).all());
+        client.keySet().removeIf(k -> k.startsWith("schema.registry.ssl."));
+        assertThatThrownBy(() -> StartupChecks.verify(configWith(deployment, client)))
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("schema registry at " + KAFKA.schemaRegistryUrl())
+                .hasMessageContaining("TLS handshake failed")
+                .hasMessageContaining("schema.registry.ssl.truststore.location");
     }
 
     /** The deployment's configuration with other client settings, as its own file. */

@@ -107,6 +107,11 @@ public final class KafkaTestBroker
         return secured != null ? secured.bootstrapServers() : broker.bootstrapServers();
     }
 
+    /** The data directory of the broker (and of the secured runtime's registry). */
+    public Path dataDir() {
+        return dataDir;
+    }
+
     /** Whether this is the secured runtime ({@link #secured}). */
     public boolean isSecured() {
         return secure;
