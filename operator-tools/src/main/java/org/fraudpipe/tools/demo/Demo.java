@@ -481,6 +481,9 @@ final class Demo {
                         + k.bootstrapServers()
                         + " --schema-registry-url "
                         + k.schemaRegistryUrl()
+                        + k.security()
+                                .map(s -> " --kafka-config " + s.clientFile(LocalSecurity.PRODUCER))
+                                .orElse("")
                         + " --users 50 --duration 10m --start \"$(date -u -d '-10 min'"
                         + " +%FT%TZ)\" --speedup 10");
         say(
