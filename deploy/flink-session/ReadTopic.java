@@ -9,6 +9,7 @@ import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.serialization.Deserializer;
 import org.fraudpipe.schemas.Topic;
+import org.fraudpipe.schemas.security.ClientProperties;
 import org.fraudpipe.schemas.wire.TopicSerdes;
 
 /**
@@ -20,14 +21,18 @@ import org.fraudpipe.schemas.wire.TopicSerdes;
  *
  * <pre>
  * java -cp "$(cat operator-tools/target/runtime.classpath)" deploy/flink-session/ReadTopic.java \
- *     localhost:9092 http://localhost:8081 features [idleSeconds]
+ *     localhost:9092 http://localhost:8081 features [idleSeconds [clientPropertiesFile]]
  * </pre>
+ *
+ * With a client properties file (the {@code --kafka-config} of the commands, e.g. the reader
+ * principal's of {@code ./fraud kafka start --secure}) its settings go to the consumer and the
+ * registry client; its {@code group.id}, if any, is the consumer's group.
  */
 public class ReadTopic {
     public static void main(String[] args) {
         if (args.length < 3) {
             System.err.println(
-                    "usage: ReadTopic BOOTSTRAP REGISTRY_URL TOPIC [IDLE_SECONDS]"
+                    "usage: ReadTopic BOOTSTRAP REGISTRY_URL TOPIC [IDLE_SECONDS [KAFKA_CONFIG]]"
                             + " (TOPIC: features, transactions-late, transactions-dead-letters, ...)");
             System.exit(2);
         }
@@ -35,6 +40,10 @@ public class ReadTopic {
         String registry = args[1];
         String topicName = args[2];
         int idleSeconds = args.length > 3 ? Integer.parseInt(args[3]) : 10;
+        ClientProperties client =
+                args.length > 4
+                        ? ClientProperties.load(java.nio.file.Path.of(args[4]), "KAFKA_CONFIG")
+                        : ClientProperties.none();
         // The topic's contract: the one whose default name the given name is or ends with
         // (renamed topics such as prod.features keep it as a suffix).
         Topic topic =
@@ -48,7 +57,7 @@ public class ReadTopic {
                                                         + topicName
                                                         + " is: its name must end with a default"
                                                         + " name (features, transactions-late, ...)"));
-        TopicSerdes serdes = TopicSerdes.forRegistry(registry);
+        TopicSerdes serdes = TopicSerdes.forRegistry(client.registryConfig(registry));
         @SuppressWarnings("unchecked")
         Deserializer<Object> keys =
                 (Deserializer<Object>)
@@ -57,11 +66,10 @@ public class ReadTopic {
         Deserializer<SpecificRecord> values =
                 serdes.valueDeserializer(topic, (Class<SpecificRecord>) topic.valueClass());
 
-        Properties props = new Properties();
+        Properties props = client.kafkaProperties(bootstrap);
+        props.putIfAbsent(ConsumerConfig.GROUP_ID_CONFIG, "read-topic-" + UUID.randomUUID());
         props.putAll(
                 Map.of(
-                        ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap,
-                        ConsumerConfig.GROUP_ID_CONFIG, "read-topic-" + UUID.randomUUID(),
                         ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest",
                         ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false",
                         ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed"));

@@ -14,6 +14,7 @@ import org.apache.kafka.common.header.internals.RecordHeaders;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.Serializer;
 import org.fraudpipe.schemas.avro.Transaction;
+import org.fraudpipe.schemas.security.ClientProperties;
 
 /**
  * Publishes records to the transactions topic, paced by their arrival times.
@@ -163,8 +164,15 @@ public final class TransactionPublisher implements AutoCloseable {
      * `./fraud kafka start` created the topics). One in flight cannot be overtaken.
      */
     public static Properties producerProperties(String bootstrapServers) {
-        Properties p = new Properties();
-        p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
+        return producerProperties(bootstrapServers, ClientProperties.none());
+    }
+
+    /**
+     * {@link #producerProperties(String)} on top of {@code client}'s settings (security, from
+     * {@code --kafka-config}): the publisher's own settings win.
+     */
+    public static Properties producerProperties(String bootstrapServers, ClientProperties client) {
+        Properties p = client.kafkaProperties(bootstrapServers);
         p.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class.getName());
         p.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class.getName());
         p.put(ProducerConfig.ACKS_CONFIG, "all");

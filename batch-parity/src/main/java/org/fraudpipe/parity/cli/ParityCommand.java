@@ -29,6 +29,7 @@ import org.fraudpipe.parity.report.ReportFiles;
 import org.fraudpipe.parity.report.SummaryLine;
 import org.fraudpipe.schemas.Topic;
 import org.fraudpipe.schemas.archive.ArchiveStream;
+import org.fraudpipe.schemas.security.ClientProperties;
 import org.fraudpipe.scoring.DecisionThresholds;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -243,6 +244,15 @@ public final class ParityCommand implements Callable<Integer> {
     String schemaRegistryUrl = JobOption.SCHEMA_REGISTRY_URL.defaultValue();
 
     @Option(
+            names = "--kafka-config",
+            paramLabel = "FILE",
+            description =
+                    "With --served-from kafka: client properties file (as Kafka's tools'"
+                            + " --command-config) for the Kafka reads (security.protocol, sasl.*,"
+                            + " ssl.*) and the registry (schema.registry.ssl.*, basic.auth.*).")
+    Path kafkaConfig;
+
+    @Option(
             names = "--topic.features",
             paramLabel = "TOPIC",
             description =
@@ -455,7 +465,8 @@ public final class ParityCommand implements Callable<Integer> {
                             bootstrapServers,
                             schemaRegistryUrl,
                             featuresTopic,
-                            noScoreSkew ? null : scoresTopic);
+                            noScoreSkew ? null : scoresTopic,
+                            ClientProperties.loadOrNone(kafkaConfig, "--kafka-config"));
         }
         return new ParityRun(
                 period,

@@ -16,6 +16,7 @@ import org.fraudpipe.parity.Evidence;
 import org.fraudpipe.schemas.Topic;
 import org.fraudpipe.schemas.avro.FeatureRecord;
 import org.fraudpipe.schemas.avro.ScoreRecord;
+import org.fraudpipe.schemas.security.ClientProperties;
 import org.fraudpipe.schemas.wire.ConfluentAvroCodec;
 import org.fraudpipe.schemas.wire.TopicSerdes;
 
@@ -31,10 +32,30 @@ import org.fraudpipe.schemas.wire.TopicSerdes;
  * @param schemaRegistryUrl the job's {@code --schema-registry-url}
  * @param featuresTopic the job's {@code --topic.features}
  * @param scoresTopic the job's {@code --topic.scores}, or null not to read scores
+ * @param client the Kafka and registry client settings ({@code --kafka-config}): a principal that
+ *     may READ both topics
  */
 public record KafkaServed(
-        String bootstrapServers, String schemaRegistryUrl, String featuresTopic, String scoresTopic)
+        String bootstrapServers,
+        String schemaRegistryUrl,
+        String featuresTopic,
+        String scoresTopic,
+        ClientProperties client)
         implements Serializable {
+
+    /** Without client settings: a plaintext Kafka and an open registry. */
+    public KafkaServed(
+            String bootstrapServers,
+            String schemaRegistryUrl,
+            String featuresTopic,
+            String scoresTopic) {
+        this(
+                bootstrapServers,
+                schemaRegistryUrl,
+                featuresTopic,
+                scoresTopic,
+                ClientProperties.none());
+    }
 
     /** What was read, for the report. */
     public String describe() {
@@ -50,6 +71,7 @@ public record KafkaServed(
     public DataStream<Evidence> read(StreamExecutionEnvironment env) {
         KafkaSource<Evidence> source =
                 KafkaSource.<Evidence>builder()
+                        .setProperties(client.kafkaProperties(bootstrapServers))
                         .setBootstrapServers(bootstrapServers)
                         .setTopics(
                                 scoresTopic == null
@@ -79,7 +101,9 @@ public record KafkaServed(
 
         @Override
         public void open(DeserializationSchema.InitializationContext context) {
-            TopicSerdes serdes = TopicSerdes.forRegistry(topics.schemaRegistryUrl());
+            TopicSerdes serdes =
+                    TopicSerdes.forRegistry(
+                            topics.client().registryConfig(topics.schemaRegistryUrl()));
             features =
                     serdes.valueCodec(Topic.FEATURES, topics.featuresTopic(), FeatureRecord.class);
             if (topics.scoresTopic() != null) {

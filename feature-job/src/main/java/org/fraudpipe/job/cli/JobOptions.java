@@ -14,6 +14,7 @@ import org.fraudpipe.job.config.JobConfig;
 import org.fraudpipe.job.config.JobOption;
 import org.fraudpipe.schemas.Topic;
 import org.fraudpipe.schemas.TopicNames;
+import org.fraudpipe.schemas.security.ClientProperties;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Model.OptionSpec;
 import picocli.CommandLine.ParseResult;
@@ -28,6 +29,9 @@ public final class JobOptions {
 
     public static final String CONFIG_FILE = "--config";
 
+    /** One Kafka client setting on the command line, {@code KEY=VALUE} (repeatable). */
+    public static final String KAFKA_PROPERTY = "--kafka-property";
+
     private JobOptions() {}
 
     /** Adds the job's options to {@code spec}. */
@@ -41,6 +45,18 @@ public final class JobOptions {
                                         + " dashes); command-line options override it.")
                         .build());
         addSome(spec, List.of(JobOption.values()), null, Map.of(), Map.of());
+        spec.addOption(
+                OptionSpec.builder(KAFKA_PROPERTY)
+                        .paramLabel("KEY=VAL")
+                        .type(Map.class)
+                        .auxiliaryTypes(String.class, String.class)
+                        .description(
+                                "One Kafka client setting for every client of the job, over"
+                                        + " --kafka-config's (repeatable; like kafka.<key>=<value>"
+                                        + " in --config). Not for secrets (passwords,"
+                                        + " sasl.jaas.config): those belong in the"
+                                        + " --kafka-config file.")
+                        .build());
         for (Topic topic : Topic.values()) {
             spec.addOption(
                     OptionSpec.builder("--" + TopicNames.optionName(topic))
@@ -118,6 +134,21 @@ public final class JobOptions {
                 values.put(option.longestName().substring(2), option.getValue());
             }
         }
+        Map<String, String> kafka = parsed.matchedOptionValue(KAFKA_PROPERTY, Map.of());
+        kafka.forEach(
+                (k, v) -> {
+                    if (ClientProperties.isSecret(k)) {
+                        throw new IllegalArgumentException(
+                                KAFKA_PROPERTY
+                                        + " "
+                                        + k
+                                        + "=...: a secret does not belong on a command line"
+                                        + " (process lists, shell history): put it in the "
+                                        + JobOption.KAFKA_CONFIG.flag()
+                                        + " file, readable by the job's user only");
+                    }
+                    values.put(JobConfig.KAFKA_PREFIX + k, v);
+                });
         return JobConfig.of(values);
     }
 

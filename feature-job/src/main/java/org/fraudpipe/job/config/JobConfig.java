@@ -4,6 +4,7 @@ import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.EnumMap;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
@@ -11,6 +12,7 @@ import java.util.Optional;
 import java.util.TreeSet;
 import org.fraudpipe.schemas.Topic;
 import org.fraudpipe.schemas.TopicNames;
+import org.fraudpipe.schemas.security.ClientProperties;
 
 /**
  * The streaming job's typed, validated configuration. Built from raw {@code name -> value} pairs
@@ -68,12 +70,26 @@ public final class JobConfig {
      */
     public static final String HOME_PROPERTY = "fraud.home";
 
+    /** Prefix of single Kafka client settings among the options ({@code kafka.<key>}). */
+    public static final String KAFKA_PREFIX = "kafka.";
+
     private final Map<JobOption, String> raw;
     private final TopicNames topics;
+    private final Map<String, String> kafkaOverrides;
+    private final ClientProperties kafkaClient;
 
-    private JobConfig(Map<JobOption, String> raw, TopicNames topics) {
+    private JobConfig(
+            Map<JobOption, String> raw, TopicNames topics, Map<String, String> kafkaOverrides) {
         this.raw = raw;
         this.topics = topics;
+        this.kafkaOverrides = Map.copyOf(kafkaOverrides);
+        String file = raw.get(JobOption.KAFKA_CONFIG);
+        this.kafkaClient =
+                (file.isEmpty()
+                                ? ClientProperties.none()
+                                : ClientProperties.load(
+                                        Path.of(file), JobOption.KAFKA_CONFIG.flag()))
+                        .with(kafkaOverrides);
     }
 
     /** The defaults of every option. */
@@ -98,15 +114,19 @@ public final class JobConfig {
         }
         Map<JobOption, String> raw = new EnumMap<>(JobOption.class);
         Map<Topic, String> topicOverrides = new EnumMap<>(Topic.class);
+        Map<String, String> kafkaOverrides = new LinkedHashMap<>();
         for (Map.Entry<String, String> e : values.entrySet()) {
             String key = e.getKey().startsWith("--") ? e.getKey().substring(2) : e.getKey();
-            if (byKey.containsKey(key)) {
+            if (key.startsWith(KAFKA_PREFIX) && key.length() > KAFKA_PREFIX.length()) {
+                kafkaOverrides.put(key.substring(KAFKA_PREFIX.length()), e.getValue().trim());
+            } else if (byKey.containsKey(key)) {
                 raw.put(byKey.get(key), e.getValue().trim());
             } else if (topicByKey.containsKey(key)) {
                 topicOverrides.put(topicByKey.get(key), e.getValue().trim());
             } else {
                 TreeSet<String> known = new TreeSet<>(byKey.keySet());
                 known.addAll(topicByKey.keySet());
+                known.add(KAFKA_PREFIX + "<key>");
                 throw new IllegalArgumentException(
                         "unknown job option '" + key + "'; known options: " + known);
             }
@@ -114,7 +134,8 @@ public final class JobConfig {
         for (JobOption option : JobOption.values()) {
             raw.putIfAbsent(option, option.defaultValue());
         }
-        JobConfig config = new JobConfig(raw, TopicNames.withOverrides(topicOverrides));
+        JobConfig config =
+                new JobConfig(raw, TopicNames.withOverrides(topicOverrides), kafkaOverrides);
         config.validate();
         return config;
     }
@@ -413,12 +434,34 @@ public final class JobConfig {
     }
 
     /**
-     * The raw value of every option (defaults included), for logging the effective configuration.
+     * The Kafka and registry client settings of every client of the job: the {@code --kafka-config}
+     * file's entries, then the {@code kafka.<key>} options on top.
+     */
+    public ClientProperties kafkaClient() {
+        return kafkaClient;
+    }
+
+    /**
+     * The schema registry client's configuration: {@code schema.registry.url} and the registry
+     * entries of {@link #kafkaClient()} (basic auth, TLS). Serializable, for the job's serdes.
+     */
+    public HashMap<String, String> registryConfig() {
+        return new HashMap<>(kafkaClient.registryConfig(schemaRegistryUrl()));
+    }
+
+    /**
+     * The raw value of every option (defaults included), for logging the effective configuration:
+     * secrets among the {@code kafka.<key>} settings as {@value ClientProperties#HIDDEN} (the
+     * file's entries are not listed, only its path).
      */
     public Map<String, String> asMap() {
         Map<String, String> out = new LinkedHashMap<>();
         raw.forEach((k, v) -> out.put(k.key(), v));
+        out.put(
+                JobOption.SCHEMA_REGISTRY_URL.key(),
+                ClientProperties.redactUrl(raw.get(JobOption.SCHEMA_REGISTRY_URL)));
         topics.asMap().forEach((t, n) -> out.put(TopicNames.optionName(t), n));
+        ClientProperties.redact(kafkaOverrides).forEach((k, v) -> out.put(KAFKA_PREFIX + k, v));
         return out;
     }
 

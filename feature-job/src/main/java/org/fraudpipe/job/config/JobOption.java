@@ -153,6 +153,17 @@ public enum JobOption {
             "Confluent-compatible schema registry (http(s)://...; `./fraud kafka start` runs one"
                     + " on localhost:8081), or mock://SCOPE for an in-process registry shared by"
                     + " everything in one JVM (tests)."),
+    KAFKA_CONFIG(
+            "kafka-config",
+            Label.FILE,
+            "",
+            "Client properties file, as Kafka's tools' --command-config: its entries go to every"
+                    + " Kafka consumer, producer and admin client of the job (source, sinks,"
+                    + " start-up checks), e.g. security.protocol=SASL_SSL, sasl.mechanism,"
+                    + " sasl.jaas.config, ssl.truststore.location; its schema.registry.ssl.* and"
+                    + " basic.auth.* entries go to the schema registry client. Read where the job"
+                    + " is submitted; secrets are never printed. Single settings: kafka.<key>=<value>"
+                    + " in --config, or --kafka-property <key>=<value> (not for secrets)."),
     SCHEMA_COMPATIBILITY_CHECK(
             "schema-compatibility-check",
             Label.CHECK,
@@ -263,6 +274,7 @@ public enum JobOption {
             case MODEL -> DEFAULT_MODEL;
             case TRANSACTION_MODEL -> "the shipped per-transaction model";
             case TRAILING_WINDOW -> "the window size";
+            case KAFKA_CONFIG -> "none: PLAINTEXT, an open registry";
             default -> defaultValue;
         };
     }

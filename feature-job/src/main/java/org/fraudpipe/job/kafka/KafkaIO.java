@@ -49,7 +49,7 @@ public final class KafkaIO {
     /** The job's deserializer of the transactions topic: decode, validate, classify. */
     public static KafkaTransactionDeserializer deserializer(JobConfig config) {
         return new KafkaTransactionDeserializer(
-                config.schemaRegistryUrl(),
+                config.registryConfig(),
                 config.topics().name(Topic.TRANSACTIONS),
                 new RecordIngestor(config.futureTolerance()));
     }
@@ -66,6 +66,9 @@ public final class KafkaIO {
         String topicName = config.topics().name(Topic.TRANSACTIONS);
         KafkaSource<org.fraudpipe.job.ingest.IngestedRecord> source =
                 KafkaSource.<org.fraudpipe.job.ingest.IngestedRecord>builder()
+                        // The client file's settings (security) first: the job's own win.
+                        .setProperties(
+                                config.kafkaClient().kafkaProperties(config.bootstrapServers()))
                         .setBootstrapServers(config.bootstrapServers())
                         .setTopics(topicName)
                         .setGroupId(config.groupId())
@@ -168,7 +171,7 @@ public final class KafkaIO {
             return sink(config, Topic.TRANSACTION_SCORES, TransactionScore.class, key);
         }
         String topicName = config.topics().name(Topic.TRANSACTION_SCORES);
-        Properties producer = new Properties();
+        Properties producer = clientProperties(config);
         producer.setProperty(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, "true");
         producer.setProperty(ProducerConfig.ACKS_CONFIG, "all");
         producer.setProperty(ProducerConfig.LINGER_MS_CONFIG, "0");
@@ -180,7 +183,7 @@ public final class KafkaIO {
                         new OutputRecordSerializer<>(
                                 Topic.TRANSACTION_SCORES,
                                 topicName,
-                                config.schemaRegistryUrl(),
+                                config.registryConfig(),
                                 TransactionScore.class,
                                 key))
                 .setDeliveryGuarantee(DeliveryGuarantee.AT_LEAST_ONCE)
@@ -194,7 +197,7 @@ public final class KafkaIO {
             Class<T> valueClass,
             OutputRecordSerializer.KeyOf<T> keyOf) {
         String topicName = config.topics().name(topic);
-        Properties producer = new Properties();
+        Properties producer = clientProperties(config);
         producer.setProperty(
                 ProducerConfig.TRANSACTION_TIMEOUT_CONFIG,
                 Long.toString(config.transactionTimeout().toMillis()));
@@ -207,10 +210,21 @@ public final class KafkaIO {
                 .setKafkaProducerConfig(producer)
                 .setRecordSerializer(
                         new OutputRecordSerializer<>(
-                                topic, topicName, config.schemaRegistryUrl(), valueClass, keyOf))
+                                topic, topicName, config.registryConfig(), valueClass, keyOf))
                 .setDeliveryGuarantee(DeliveryGuarantee.EXACTLY_ONCE)
                 .setTransactionalIdPrefix(config.transactionalIdPrefix() + "-" + topicName)
                 .build();
+    }
+
+    /**
+     * The client settings of {@code --kafka-config} for a producer, without {@code
+     * bootstrap.servers} (the sink builders set it), to which the sink adds its own.
+     */
+    private static Properties clientProperties(JobConfig config) {
+        Properties p = new Properties();
+        p.putAll(config.kafkaClient().kafka());
+        p.remove("bootstrap.servers");
+        return p;
     }
 
     static OffsetsInitializer startingOffsets(JobConfig.StartingOffsets startingOffsets) {

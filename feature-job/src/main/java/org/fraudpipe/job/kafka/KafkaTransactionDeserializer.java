@@ -32,14 +32,16 @@ public final class KafkaTransactionDeserializer
 
     private static final long serialVersionUID = 1L;
 
-    private final String registryUrl;
+    private final java.util.HashMap<String, String> registryConfig;
     private final String topicName;
     private final RecordIngestor ingestor;
     private transient ConfluentAvroCodec<Transaction> codec;
 
     public KafkaTransactionDeserializer(
-            String registryUrl, String topicName, RecordIngestor ingestor) {
-        this.registryUrl = registryUrl;
+            java.util.Map<String, String> registryConfig,
+            String topicName,
+            RecordIngestor ingestor) {
+        this.registryConfig = new java.util.HashMap<>(registryConfig);
         this.topicName = topicName;
         this.ingestor = ingestor;
     }
@@ -47,7 +49,7 @@ public final class KafkaTransactionDeserializer
     @Override
     public void open(DeserializationSchema.InitializationContext context) {
         codec =
-                TopicSerdes.forRegistry(registryUrl)
+                TopicSerdes.forRegistry(registryConfig)
                         .valueCodec(Topic.TRANSACTIONS, topicName, Transaction.class);
     }
 

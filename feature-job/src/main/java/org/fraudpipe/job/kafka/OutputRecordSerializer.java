@@ -32,7 +32,7 @@ public final class OutputRecordSerializer<T extends SpecificRecord>
 
     private final Topic topic;
     private final String topicName;
-    private final String registryUrl;
+    private final java.util.HashMap<String, String> registryConfig;
     private final Class<T> valueClass;
     private final KeyOf<T> keyOf;
     private transient ConfluentAvroCodec<T> valueCodec;
@@ -41,7 +41,7 @@ public final class OutputRecordSerializer<T extends SpecificRecord>
     public OutputRecordSerializer(
             Topic topic,
             String topicName,
-            String registryUrl,
+            java.util.Map<String, String> registryConfig,
             Class<T> valueClass,
             KeyOf<T> keyOf) {
         if (!topic.valueClass().equals(valueClass)) {
@@ -54,7 +54,7 @@ public final class OutputRecordSerializer<T extends SpecificRecord>
         }
         this.topic = topic;
         this.topicName = topicName;
-        this.registryUrl = registryUrl;
+        this.registryConfig = new java.util.HashMap<>(registryConfig);
         this.valueClass = valueClass;
         this.keyOf = keyOf;
     }
@@ -62,7 +62,7 @@ public final class OutputRecordSerializer<T extends SpecificRecord>
     @Override
     public void open(
             SerializationSchema.InitializationContext context, KafkaSinkContext sinkContext) {
-        TopicSerdes serdes = TopicSerdes.forRegistry(registryUrl);
+        TopicSerdes serdes = TopicSerdes.forRegistry(registryConfig);
         valueCodec = serdes.valueCodec(topic, topicName, valueClass);
         if (topic.keyFormat() == Topic.KeyFormat.WINDOW_KEY) {
             keyCodec = serdes.windowKeyCodec(topic, topicName);

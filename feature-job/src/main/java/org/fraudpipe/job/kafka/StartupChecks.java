@@ -29,6 +29,7 @@ import org.fraudpipe.schemas.registry.SchemaRegistryClient;
 import org.fraudpipe.schemas.registry.SchemaRegistryException;
 import org.fraudpipe.schemas.registry.SchemaRegistryUnavailableException;
 import org.fraudpipe.schemas.registry.SubjectNotFoundException;
+import org.fraudpipe.schemas.security.ClientProperties;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -68,8 +69,7 @@ public final class StartupChecks {
      * @throws IllegalStateException describing the first problem and what to do
      */
     public static void verify(JobConfig config) {
-        Properties props = new Properties();
-        props.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, config.bootstrapServers());
+        Properties props = config.kafkaClient().kafkaProperties(config.bootstrapServers());
         props.put(AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, "5000");
         props.put(
                 AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG,
@@ -77,6 +77,7 @@ public final class StartupChecks {
         try (Admin admin = Admin.create(props)) {
             Collection<Node> nodes = brokers(admin, config);
             topicsExist(admin, config);
+            KafkaAccess.verify(admin, config);
             transactionTimeoutAccepted(admin, config, nodes.iterator().next());
         }
         verifyRegistry(config);
@@ -91,7 +92,7 @@ public final class StartupChecks {
      *     protect the job and {@code --schema-compatibility-check} is {@code refuse}
      */
     public static List<String> verifyRegistry(JobConfig config) {
-        SchemaRegistryClient registry = SchemaRegistries.forUrl(config.schemaRegistryUrl());
+        SchemaRegistryClient registry = SchemaRegistries.forConfig(config.registryConfig());
         registryAnswers(config, registry);
         List<String> warnings = inputSubjectProtected(config, registry);
         warnings.forEach(LOG::warn);
@@ -104,6 +105,11 @@ public final class StartupChecks {
                     .nodes()
                     .get(KAFKA_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
         } catch (Exception e) {
+            KafkaAccess.authenticationFailure(config, e)
+                    .ifPresent(
+                            message -> {
+                                throw new IllegalStateException(message, e);
+                            });
             throw new IllegalStateException(
                     "cannot reach Kafka at "
                             + config.bootstrapServers()
@@ -126,6 +132,8 @@ public final class StartupChecks {
         } catch (Exception e) {
             throw new IllegalStateException("cannot list Kafka topics: " + rootMessage(e), e);
         }
+        // A topic the principal may not DESCRIBE is not listed: say that, not "missing".
+        KafkaAccess.refuseUndescribable(admin, config, existing);
         Set<String> missing = new TreeSet<>();
         for (Map.Entry<Topic, String> t : config.topics().asMap().entrySet()) {
             if (!existing.contains(t.getValue())) {
@@ -190,9 +198,27 @@ public final class StartupChecks {
 
     private static IllegalStateException doesNotAnswer(
             JobConfig config, SchemaRegistryException e) {
+        if (e.httpStatus() == 401 || e.httpStatus() == 403) {
+            return new IllegalStateException(
+                    "schema registry at "
+                            + SchemaRegistries.forConfig(config.registryConfig()).url()
+                            + " refused the job's user "
+                            + config.kafkaClient()
+                                    .registryUser()
+                                    .map(u -> "'" + u + "'")
+                                    .orElse("(anonymous: no basic.auth.user.info)")
+                            + " (HTTP "
+                            + e.httpStatus()
+                            + "): "
+                            + e.getMessage()
+                            + " The registry's settings are the schema.registry.* and basic.auth.*"
+                            + " entries of "
+                            + JobOption.KAFKA_CONFIG.flag(),
+                    e);
+        }
         return new IllegalStateException(
                 "schema registry at "
-                        + config.schemaRegistryUrl()
+                        + ClientProperties.redactUrl(config.schemaRegistryUrl())
                         + " does not answer properly ("
                         + e.getMessage()
                         + "): check "

@@ -29,6 +29,7 @@ import org.fraudpipe.job.topology.JobEnvironment;
 import org.fraudpipe.job.topology.OutputSinks;
 import org.fraudpipe.job.window.FeatureWindowSpec;
 import org.fraudpipe.local.KafkaTestBroker;
+import org.fraudpipe.local.LocalSecurity;
 import org.fraudpipe.local.TopicProvisioner;
 import org.fraudpipe.schemas.Topic;
 import org.fraudpipe.schemas.TopicNames;
@@ -110,13 +111,23 @@ public final class JobDeployment {
         options.put("idleness", "1s");
         options.put("parallelism", "2");
         topics.asMap().forEach((t, n) -> options.put(TopicNames.optionName(t), n));
+        if (kafka.isSecured()) {
+            // The secured runtime: the job runs as its own principal, with the rights on this
+            // deployment's topics, group and transactional ids that `./fraud kafka start
+            // --secure` grants on the default names.
+            options.put("schema-registry-url", kafka.schemaRegistryUrl());
+            options.put(
+                    "kafka-config",
+                    kafka.security().clientFile(LocalSecurity.FEATURE_JOB).toString());
+            kafka.grant(topics, new LocalSecurity.JobIdentity(run, run));
+        }
         options.putAll(overrides);
         JobDeployment deployment = new JobDeployment(kafka, options);
         // As an operator sets them (and ./fraud kafka start does): every subject FULL_TRANSITIVE,
         // so the job's start-up check passes because its input is protected, not because the
         // check is off.
         SchemaRegistryClient registry =
-                SchemaRegistries.forUrl(deployment.config.schemaRegistryUrl());
+                SchemaRegistries.forConfig(deployment.config.registryConfig());
         deployment.config.topics().subjectCompatibility().forEach(registry::setCompatibilityLevel);
         return deployment;
     }
@@ -196,7 +207,7 @@ public final class JobDeployment {
 
     /** A producer of the deployment's transactions topic. */
     public TransactionProducer producer() {
-        return new TransactionProducer(config);
+        return new TransactionProducer(config, kafka.client(LocalSecurity.PRODUCER));
     }
 
     /** Everything committed to an output topic so far, decoded ({@code read_committed}). */
@@ -219,7 +230,7 @@ public final class JobDeployment {
 
     /** The codec of a topic's values against this deployment's registry. */
     public <T extends SpecificRecord> ConfluentAvroCodec<T> codec(Topic topic, Class<T> type) {
-        return TopicSerdes.forRegistry(config.schemaRegistryUrl())
+        return TopicSerdes.forRegistry(config.registryConfig())
                 .valueCodec(topic, topic(topic), type);
     }
 

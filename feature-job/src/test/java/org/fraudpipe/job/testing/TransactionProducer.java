@@ -13,6 +13,7 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.fraudpipe.job.config.JobConfig;
 import org.fraudpipe.schemas.Topic;
 import org.fraudpipe.schemas.avro.Transaction;
+import org.fraudpipe.schemas.security.ClientProperties;
 import org.fraudpipe.schemas.wire.ConfluentAvroCodec;
 import org.fraudpipe.schemas.wire.TopicSerdes;
 
@@ -29,9 +30,8 @@ public final class TransactionProducer implements AutoCloseable {
     private final ConfluentAvroCodec<Transaction> codec;
     private final String topic;
 
-    TransactionProducer(JobConfig config) {
-        Properties p = new Properties();
-        p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, config.bootstrapServers());
+    TransactionProducer(JobConfig config, ClientProperties client) {
+        Properties p = client.kafkaProperties(config.bootstrapServers());
         p.put(ProducerConfig.ACKS_CONFIG, "all");
         p.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, "true");
         // Topics are created just before the tests write: see TransactionPublisher (KAFKA-15591).
@@ -39,7 +39,10 @@ public final class TransactionProducer implements AutoCloseable {
         kafka = new KafkaProducer<>(p, new ByteArraySerializer(), new ByteArraySerializer());
         topic = config.topics().name(Topic.TRANSACTIONS);
         codec =
-                TopicSerdes.forRegistry(config.schemaRegistryUrl())
+                TopicSerdes.forRegistry(
+                                client.isEmpty()
+                                        ? config.registryConfig()
+                                        : client.registryConfig(config.schemaRegistryUrl()))
                         .valueCodec(Topic.TRANSACTIONS, topic, Transaction.class);
     }
 

@@ -22,7 +22,15 @@ public record BrokerState(
         int port,
         int controllerPort,
         Path dataDir,
-        Instant startedAt) {
+        Instant startedAt,
+        boolean secure) {
+
+    /** The client settings of {@code principal} on a secured broker; none on a plaintext one. */
+    public org.fraudpipe.schemas.security.ClientProperties client(String principal) {
+        return secure
+                ? LocalSecurity.prepare(dataDir).client(principal)
+                : org.fraudpipe.schemas.security.ClientProperties.none();
+    }
 
     /** The broker's process, if it is alive and is the one recorded. */
     public Optional<ProcessHandle> process() {
@@ -36,6 +44,7 @@ public record BrokerState(
         p.setProperty("port", Integer.toString(port));
         p.setProperty("controller.port", Integer.toString(controllerPort));
         p.setProperty("started.at", startedAt.toString());
+        p.setProperty("secure", Boolean.toString(secure));
         StateFile.write(
                 dataDir.resolve(LocalKafkaBroker.STATE_FILE),
                 p,
@@ -52,7 +61,8 @@ public record BrokerState(
                                         Integer.parseInt(p.getProperty("port")),
                                         Integer.parseInt(p.getProperty("controller.port")),
                                         dataDir,
-                                        Instant.parse(p.getProperty("started.at"))));
+                                        Instant.parse(p.getProperty("started.at")),
+                                        Boolean.parseBoolean(p.getProperty("secure", "false"))));
     }
 
     static void delete(Path dataDir) {

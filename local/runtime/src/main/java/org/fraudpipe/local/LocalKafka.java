@@ -10,6 +10,7 @@ import java.util.concurrent.CompletionException;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.fraudpipe.schemas.TopicNames;
+import org.fraudpipe.schemas.security.ClientProperties;
 
 /**
  * The local Kafka runtime: a broker ({@link LocalKafkaBroker}) with the project's topics, and a
@@ -36,6 +37,9 @@ public final class LocalKafka implements AutoCloseable {
      * @param exitWithParent whether both JVMs end when this JVM ends (even on {@code kill -9})
      * @param startTimeout how long to wait for each to answer
      * @param brokerMaxHeap the broker JVM's -Xmx
+     * @param secureJob null for a plaintext broker and an open registry; else both secured ({@link
+     *     LocalSecurity}), the feature job's ACLs granted to this consumer group and
+     *     transactional-id prefix
      */
     public record Settings(
             Path dataDir,
@@ -45,7 +49,8 @@ public final class LocalKafka implements AutoCloseable {
             int partitions,
             boolean exitWithParent,
             Duration startTimeout,
-            String brokerMaxHeap) {
+            String brokerMaxHeap,
+            LocalSecurity.JobIdentity secureJob) {
 
         public Settings {
             if (partitions < 1) {
@@ -54,14 +59,56 @@ public final class LocalKafka implements AutoCloseable {
             }
         }
 
+        /** A plaintext runtime. */
+        public Settings(
+                Path dataDir,
+                int port,
+                int controllerPort,
+                int registryPort,
+                int partitions,
+                boolean exitWithParent,
+                Duration startTimeout,
+                String brokerMaxHeap) {
+            this(
+                    dataDir,
+                    port,
+                    controllerPort,
+                    registryPort,
+                    partitions,
+                    exitWithParent,
+                    startTimeout,
+                    brokerMaxHeap,
+                    null);
+        }
+
         /** Free ports, tied to this JVM: a throw-away runtime (demo, tests). */
         public static Settings tiedToThisJvm(Path dataDir, int partitions) {
             return new Settings(dataDir, 0, 0, 0, partitions, true, Duration.ofSeconds(90), "512m");
         }
 
-        LocalKafkaBroker.Settings broker() {
+        /** These settings, secured, the job's ACLs for {@code job}. */
+        public Settings secured(LocalSecurity.JobIdentity job) {
+            return new Settings(
+                    dataDir,
+                    port,
+                    controllerPort,
+                    registryPort,
+                    partitions,
+                    exitWithParent,
+                    startTimeout,
+                    brokerMaxHeap,
+                    job);
+        }
+
+        LocalKafkaBroker.Settings broker(LocalSecurity security) {
             return new LocalKafkaBroker.Settings(
-                    dataDir, port, controllerPort, exitWithParent, startTimeout, brokerMaxHeap);
+                    dataDir,
+                    port,
+                    controllerPort,
+                    exitWithParent,
+                    startTimeout,
+                    brokerMaxHeap,
+                    security);
         }
     }
 
@@ -72,16 +119,19 @@ public final class LocalKafka implements AutoCloseable {
     private final LocalSchemaRegistry.State registry;
     private final Path dataDir;
     private final List<String> createdTopics;
+    private final LocalSecurity security;
 
     private LocalKafka(
             LocalKafkaBroker broker,
             LocalSchemaRegistry.State registry,
             Path dataDir,
-            List<String> createdTopics) {
+            List<String> createdTopics,
+            LocalSecurity security) {
         this.broker = broker;
         this.registry = registry;
         this.dataDir = dataDir;
         this.createdTopics = createdTopics;
+        this.security = security;
     }
 
     /**
@@ -90,11 +140,30 @@ public final class LocalKafka implements AutoCloseable {
      */
     public static StartedBroker startBroker(
             LocalKafkaBroker.Settings settings, BrokerRuntime runtime, int partitions) {
+        return startBroker(settings, runtime, partitions, LocalSecurity.JobIdentity.defaults());
+    }
+
+    /**
+     * As {@link #startBroker(LocalKafkaBroker.Settings, BrokerRuntime, int)}; a secured broker also
+     * gets every principal's ACLs, the feature job's for {@code job}.
+     */
+    public static StartedBroker startBroker(
+            LocalKafkaBroker.Settings settings,
+            BrokerRuntime runtime,
+            int partitions,
+            LocalSecurity.JobIdentity job) {
         LocalKafkaBroker broker = LocalKafkaBroker.start(settings, runtime);
-        try (Admin admin = admin(broker.bootstrapServers())) {
+        ClientProperties admin =
+                settings.security() == null
+                        ? ClientProperties.none()
+                        : settings.security().client(LocalSecurity.ADMIN);
+        try (Admin client = admin(broker.bootstrapServers(), admin)) {
             List<String> created =
-                    new TopicProvisioner(admin)
+                    new TopicProvisioner(client)
                             .ensureTopics(TopicNames.defaults(), partitions, (short) 1);
+            if (settings.security() != null) {
+                settings.security().createAcls(client, TopicNames.defaults(), job);
+            }
             return new StartedBroker(broker, created);
         } catch (RuntimeException e) {
             broker.close();
@@ -108,18 +177,32 @@ public final class LocalKafka implements AutoCloseable {
      */
     public static LocalKafka start(Settings requested, BrokerRuntime runtime) {
         Settings settings = withPorts(requested);
+        LocalSecurity security = null;
+        if (settings.secureJob() != null) {
+            LocalKafkaBroker.requireSameMode(settings.dataDir().toAbsolutePath(), true);
+            security = LocalSecurity.prepare(settings.dataDir());
+        }
+        LocalSecurity secured = security;
         CompletableFuture<LocalSchemaRegistry.State> registry =
                 CompletableFuture.supplyAsync(
                         () ->
                                 LocalSchemaRegistry.start(
                                         new LocalSchemaRegistry.Settings(
-                                                settings.dataDir(),
-                                                settings.registryPort(),
-                                                settings.exitWithParent(),
-                                                settings.startTimeout())));
+                                                        settings.dataDir(),
+                                                        settings.registryPort(),
+                                                        settings.exitWithParent(),
+                                                        settings.startTimeout())
+                                                .withSecurity(secured)));
         StartedBroker started;
         try {
-            started = startBroker(settings.broker(), runtime, settings.partitions());
+            started =
+                    startBroker(
+                            settings.broker(security),
+                            runtime,
+                            settings.partitions(),
+                            settings.secureJob() == null
+                                    ? LocalSecurity.JobIdentity.defaults()
+                                    : settings.secureJob());
         } catch (RuntimeException e) {
             try {
                 registry.join();
@@ -134,7 +217,8 @@ public final class LocalKafka implements AutoCloseable {
                     started.broker(),
                     registry.join(),
                     settings.dataDir().toAbsolutePath(),
-                    started.createdTopics());
+                    started.createdTopics(),
+                    security);
         } catch (CompletionException e) {
             started.broker().close();
             throw e.getCause() instanceof RuntimeException r ? r : e;
@@ -157,7 +241,8 @@ public final class LocalKafka implements AutoCloseable {
                 settings.partitions(),
                 settings.exitWithParent(),
                 settings.startTimeout(),
-                settings.brokerMaxHeap());
+                settings.brokerMaxHeap(),
+                settings.secureJob());
     }
 
     public String bootstrapServers() {
@@ -180,6 +265,19 @@ public final class LocalKafka implements AutoCloseable {
         return createdTopics;
     }
 
+    /** The security of a secured runtime, empty for a plaintext one. */
+    public java.util.Optional<LocalSecurity> security() {
+        return java.util.Optional.ofNullable(security);
+    }
+
+    /**
+     * The client settings of {@code principal} ({@link LocalSecurity#PRINCIPALS}); none on a
+     * plaintext runtime.
+     */
+    public ClientProperties client(String principal) {
+        return security == null ? ClientProperties.none() : security.client(principal);
+    }
+
     /** Whether the broker's or the registry's process is still alive. */
     public boolean anyAlive() {
         return broker.isAlive() || registry.process().isPresent();
@@ -197,10 +295,14 @@ public final class LocalKafka implements AutoCloseable {
 
     /** An admin client for {@code bootstrap} with 10 s timeouts. */
     public static Admin admin(String bootstrap) {
-        Properties props = new Properties();
+        return admin(bootstrap, ClientProperties.none());
+    }
+
+    /** An admin client for {@code bootstrap} with {@code client}'s settings, 10 s timeouts. */
+    public static Admin admin(String bootstrap, ClientProperties client) {
+        Properties props = client.kafkaProperties(bootstrap);
         props.putAll(
                 Map.of(
-                        AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap,
                         AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, "10000",
                         AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, "10000"));
         return Admin.create(props);

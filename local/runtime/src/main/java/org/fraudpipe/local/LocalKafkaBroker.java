@@ -19,6 +19,7 @@ import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.DescribeClusterOptions;
 import org.apache.kafka.common.Uuid;
+import org.fraudpipe.schemas.security.ClientProperties;
 
 /**
  * A real Apache Kafka broker (KRaft, one combined broker+controller node) in a separate JVM, for
@@ -56,6 +57,8 @@ public final class LocalKafkaBroker implements AutoCloseable {
      * @param exitWithParent whether the broker JVM ends when this JVM ends
      * @param startTimeout how long to wait for the broker to answer
      * @param maxHeap the broker JVM's -Xmx, e.g. "512m"
+     * @param security null for the plaintext broker; else its client listener is {@code SASL_SSL}
+     *     (SCRAM-SHA-512 over TLS) with ACLs, the users and key material of {@code security}
      */
     public record Settings(
             Path dataDir,
@@ -63,7 +66,19 @@ public final class LocalKafkaBroker implements AutoCloseable {
             int controllerPort,
             boolean exitWithParent,
             Duration startTimeout,
-            String maxHeap) {
+            String maxHeap,
+            LocalSecurity security) {
+
+        /** A plaintext broker. */
+        public Settings(
+                Path dataDir,
+                int port,
+                int controllerPort,
+                boolean exitWithParent,
+                Duration startTimeout,
+                String maxHeap) {
+            this(dataDir, port, controllerPort, exitWithParent, startTimeout, maxHeap, null);
+        }
 
         public Settings {
             if (port < 0 || port > 65535) {
@@ -82,6 +97,12 @@ public final class LocalKafkaBroker implements AutoCloseable {
         /** Free ports, tied to this JVM: what tests use. */
         public static Settings forTests(Path dataDir) {
             return new Settings(dataDir, 0, 0, true, Duration.ofSeconds(90), "512m");
+        }
+
+        /** These settings with {@code security} (null: plaintext). */
+        public Settings withSecurity(LocalSecurity security) {
+            return new Settings(
+                    dataDir, port, controllerPort, exitWithParent, startTimeout, maxHeap, security);
         }
     }
 
@@ -108,6 +129,7 @@ public final class LocalKafkaBroker implements AutoCloseable {
         } catch (IOException e) {
             throw new UncheckedIOException("cannot create broker data directory " + dataDir, e);
         }
+        requireSameMode(dataDir, settings.security() != null);
         Optional<BrokerState> previous = BrokerState.read(dataDir);
         if (previous.isPresent() && previous.get().process().isPresent()) {
             throw new IllegalStateException(
@@ -133,8 +155,9 @@ public final class LocalKafkaBroker implements AutoCloseable {
         }
 
         Path propertiesFile = dataDir.resolve("server.properties");
-        writeServerProperties(propertiesFile, dataDir.resolve("logs"), port, controllerPort);
-        formatIfNeeded(runtime, dataDir, propertiesFile);
+        writeServerProperties(
+                propertiesFile, dataDir.resolve("logs"), port, controllerPort, settings.security());
+        formatIfNeeded(runtime, dataDir, propertiesFile, settings.security());
 
         List<String> command = new ArrayList<>();
         command.add(runtime.javaExecutable().toString());
@@ -170,12 +193,19 @@ public final class LocalKafkaBroker implements AutoCloseable {
                         port,
                         controllerPort,
                         dataDir,
-                        process.info().startInstant().orElseGet(Instant::now));
+                        process.info().startInstant().orElseGet(Instant::now),
+                        settings.security() != null);
         LocalKafkaBroker broker =
                 new LocalKafkaBroker(process.toHandle(), state, settings.exitWithParent());
         try {
             awaitReady(
-                    process.toHandle(), state.bootstrapServers(), settings.startTimeout(), logFile);
+                    process.toHandle(),
+                    state.bootstrapServers(),
+                    settings.security() == null
+                            ? ClientProperties.none()
+                            : settings.security().client(LocalSecurity.ADMIN),
+                    settings.startTimeout(),
+                    logFile);
             state.write();
             return broker;
         } catch (RuntimeException e) {
@@ -252,10 +282,37 @@ public final class LocalKafkaBroker implements AutoCloseable {
         }
     }
 
+    /**
+     * Refuses to start a data directory in the other mode than it was made for: a plaintext one has
+     * no SCRAM users (they are created when the storage is formatted), and a secured one started in
+     * plaintext would serve its data to anyone.
+     */
+    public static void requireSameMode(Path dataDir, boolean secure) {
+        boolean formatted = Files.exists(dataDir.resolve("logs").resolve("meta.properties"));
+        boolean hasSecurity = Files.exists(dataDir.resolve(LocalSecurity.DIR));
+        if (formatted && secure && !hasSecurity) {
+            throw new IllegalStateException(
+                    dataDir
+                            + " holds a plaintext broker's data: a secured broker needs a new data"
+                            + " directory (--data-dir DIR), or delete this one");
+        }
+        if (hasSecurity && !secure) {
+            throw new IllegalStateException(
+                    dataDir
+                            + " holds a secured broker (its users, ACLs and certificates are in "
+                            + dataDir.resolve(LocalSecurity.DIR)
+                            + "): start it with --secure, or use another --data-dir for a"
+                            + " plaintext one");
+        }
+    }
+
     private static void awaitReady(
-            ProcessHandle process, String bootstrap, Duration timeout, Path logFile) {
-        Properties props = new Properties();
-        props.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+            ProcessHandle process,
+            String bootstrap,
+            ClientProperties client,
+            Duration timeout,
+            Path logFile) {
+        Properties props = client.kafkaProperties(bootstrap);
         props.put(AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, "2000");
         props.put(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, "2000");
         props.put(AdminClientConfig.RECONNECT_BACKOFF_MAX_MS_CONFIG, "200");
@@ -296,63 +353,116 @@ public final class LocalKafkaBroker implements AutoCloseable {
     }
 
     private static void writeServerProperties(
-            Path file, Path logDirs, int port, int controllerPort) {
+            Path file, Path logDirs, int port, int controllerPort, LocalSecurity security) {
+        String listener = security == null ? "PLAINTEXT" : "SASL_SSL";
+        StringBuilder secured = new StringBuilder();
+        if (security != null) {
+            // The controller listener stays PLAINTEXT on loopback (docs/DECISIONS.md, "Security").
+            security.brokerProperties()
+                    .forEach((k, v) -> secured.append(k).append('=').append(v).append('\n'));
+        }
         String content =
                 String.join(
-                        "\n",
-                        "# Written by LocalKafkaBroker at every start; edits are overwritten.",
-                        "process.roles=broker,controller",
-                        "node.id=1",
-                        "controller.quorum.voters=1@localhost:" + controllerPort,
-                        "listeners=PLAINTEXT://localhost:"
-                                + port
-                                + ",CONTROLLER://localhost:"
-                                + controllerPort,
-                        "advertised.listeners=PLAINTEXT://localhost:" + port,
-                        "listener.security.protocol.map=PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT",
-                        "controller.listener.names=CONTROLLER",
-                        "inter.broker.listener.name=PLAINTEXT",
-                        "log.dirs=" + logDirs,
-                        // Topics are created explicitly with their contract (ProjectTopics).
-                        "auto.create.topics.enable=false",
-                        "num.partitions=3",
-                        // One node: internal topics must not ask for more replicas than exist.
-                        "offsets.topic.replication.factor=1",
-                        "offsets.topic.num.partitions=4",
-                        "transaction.state.log.replication.factor=1",
-                        "transaction.state.log.min.isr=1",
-                        "transaction.state.log.num.partitions=4",
-                        "share.coordinator.state.topic.replication.factor=1",
-                        "share.coordinator.state.topic.min.isr=1",
-                        "group.initial.rebalance.delay.ms=0",
-                        // Kafka's default; the job validates its transaction.timeout.ms against it.
-                        "transaction.max.timeout.ms=900000",
-                        "log.cleaner.backoff.ms=5000",
-                        "");
+                                "\n",
+                                "# Written by LocalKafkaBroker at every start; edits are overwritten.",
+                                "process.roles=broker,controller",
+                                "node.id=1",
+                                "controller.quorum.voters=1@localhost:" + controllerPort,
+                                "listeners="
+                                        + listener
+                                        + "://localhost:"
+                                        + port
+                                        + ",CONTROLLER://localhost:"
+                                        + controllerPort,
+                                "advertised.listeners=" + listener + "://localhost:" + port,
+                                "listener.security.protocol.map="
+                                        + listener
+                                        + ":"
+                                        + listener
+                                        + ",CONTROLLER:PLAINTEXT",
+                                "controller.listener.names=CONTROLLER",
+                                "inter.broker.listener.name=" + listener,
+                                "log.dirs=" + logDirs,
+                                // Topics are created explicitly with their contract
+                                // (ProjectTopics).
+                                "auto.create.topics.enable=false",
+                                "num.partitions=3",
+                                // One node: internal topics must not ask for more replicas than
+                                // exist.
+                                "offsets.topic.replication.factor=1",
+                                "offsets.topic.num.partitions=4",
+                                "transaction.state.log.replication.factor=1",
+                                "transaction.state.log.min.isr=1",
+                                "transaction.state.log.num.partitions=4",
+                                "share.coordinator.state.topic.replication.factor=1",
+                                "share.coordinator.state.topic.min.isr=1",
+                                "group.initial.rebalance.delay.ms=0",
+                                // Kafka's default; the job validates its transaction.timeout.ms
+                                // against it.
+                                "transaction.max.timeout.ms=900000",
+                                "log.cleaner.backoff.ms=5000",
+                                "")
+                        + secured;
         try {
+            if (security != null) {
+                // It holds the admin's password and the key store's: its owner's only.
+                Files.deleteIfExists(file);
+                Files.createFile(file);
+                try {
+                    Files.setPosixFilePermissions(
+                            file,
+                            java.nio.file.attribute.PosixFilePermissions.fromString("rw-------"));
+                } catch (UnsupportedOperationException notPosix) {
+                    // not a POSIX file system: the data directory's own protection applies
+                }
+            }
             Files.writeString(file, content, StandardCharsets.UTF_8);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot write " + file, e);
         }
     }
 
-    private static void formatIfNeeded(BrokerRuntime runtime, Path dataDir, Path propertiesFile) {
+    private static void formatIfNeeded(
+            BrokerRuntime runtime, Path dataDir, Path propertiesFile, LocalSecurity security) {
         if (Files.exists(dataDir.resolve("logs").resolve("meta.properties"))) {
             return;
         }
+        List<String> tool = new ArrayList<>();
+        tool.add("kafka.tools.StorageTool");
+        tool.add("format");
+        tool.add("-t");
+        tool.add(Uuid.randomUuid().toString());
+        tool.add("-c");
+        tool.add(propertiesFile.toString());
         List<String> command =
-                List.of(
-                        runtime.javaExecutable().toString(),
-                        "-Xmx256m",
-                        "-cp",
-                        runtime.classpath(),
-                        "kafka.tools.StorageTool",
-                        "format",
-                        "-t",
-                        Uuid.randomUuid().toString(),
-                        "-c",
-                        propertiesFile.toString());
+                new ArrayList<>(
+                        List.of(
+                                runtime.javaExecutable().toString(),
+                                "-Xmx256m",
+                                "-cp",
+                                runtime.classpath()));
+        Path argFile = dataDir.resolve("format.args");
         try {
+            if (security == null) {
+                command.addAll(tool);
+            } else {
+                // SCRAM users are created with the storage (in KRaft's bootstrap metadata, so they
+                // exist before the broker accepts its first connection). Their passwords go to
+                // the tool in a Java argument file readable by its owner only, deleted after, so
+                // they are never on a command line (ps).
+                tool.addAll(security.scramFormatArguments());
+                Files.deleteIfExists(argFile);
+                Files.createFile(argFile);
+                try {
+                    Files.setPosixFilePermissions(
+                            argFile,
+                            java.nio.file.attribute.PosixFilePermissions.fromString("rw-------"));
+                } catch (UnsupportedOperationException notPosix) {
+                    // not a POSIX file system
+                }
+                Files.write(argFile, tool, StandardCharsets.UTF_8);
+                command.add("@" + argFile);
+            }
             Process format =
                     new ProcessBuilder(command)
                             .redirectErrorStream(true)
@@ -361,6 +471,17 @@ public final class LocalKafkaBroker implements AutoCloseable {
             String output;
             try (InputStream in = format.getInputStream()) {
                 output = new String(in.readAllBytes(), StandardCharsets.UTF_8);
+            }
+            Files.deleteIfExists(argFile);
+            if (security != null) {
+                for (String secret : security.secrets()) {
+                    output = output.replace(secret, ClientProperties.HIDDEN);
+                }
+            }
+            if (security != null) {
+                for (String secret : security.secrets()) {
+                    output = output.replace(secret, ClientProperties.HIDDEN);
+                }
             }
             if (!format.waitFor(60, TimeUnit.SECONDS)) {
                 format.destroyForcibly();

@@ -16,9 +16,10 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.Properties;
 import org.fraudpipe.schemas.TopicNames;
-import org.fraudpipe.schemas.registry.ConfluentSchemaRegistryClient;
 import org.fraudpipe.schemas.registry.LocalSchemaRegistryServer;
+import org.fraudpipe.schemas.registry.SchemaRegistries;
 import org.fraudpipe.schemas.registry.SchemaRegistryClient;
+import org.fraudpipe.schemas.security.ClientProperties;
 
 /**
  * The local schema registry ({@link LocalSchemaRegistryServer}, Confluent's REST API on localhost)
@@ -60,13 +61,16 @@ public final class LocalSchemaRegistry {
      * @param exitWithParent whether the registry JVM ends when this JVM ends (tests)
      * @param startTimeout how long to wait for it to answer
      * @param topics the topics whose subjects get their compatibility level
+     * @param security null for plain HTTP without authentication; else HTTPS with the server
+     *     certificate of {@code security} and basic authentication of its users
      */
     public record Settings(
             Path dataDir,
             int port,
             boolean exitWithParent,
             Duration startTimeout,
-            TopicNames topics) {
+            TopicNames topics,
+            LocalSecurity security) {
         public Settings {
             if (port < 0 || port > 65535) {
                 throw new IllegalArgumentException("--registry-port must be 0..65535, was " + port);
@@ -74,17 +78,35 @@ public final class LocalSchemaRegistry {
             Objects.requireNonNull(topics, "topics");
         }
 
+        public Settings(
+                Path dataDir,
+                int port,
+                boolean exitWithParent,
+                Duration startTimeout,
+                TopicNames topics) {
+            this(dataDir, port, exitWithParent, startTimeout, topics, null);
+        }
+
         /** For the project's topics under their default names (what {@code ./fraud} creates). */
         public Settings(Path dataDir, int port, boolean exitWithParent, Duration startTimeout) {
             this(dataDir, port, exitWithParent, startTimeout, TopicNames.defaults());
         }
+
+        /** These settings with {@code security} (null: open). */
+        public Settings withSecurity(LocalSecurity security) {
+            return new Settings(dataDir, port, exitWithParent, startTimeout, topics, security);
+        }
     }
 
     /** A running registry, as recorded in its state file. */
-    public record State(long pid, int port, Instant startedAt) {
+    public record State(long pid, int port, Instant startedAt, boolean secure) {
+
+        public State(long pid, int port, Instant startedAt) {
+            this(pid, port, startedAt, false);
+        }
 
         public String url() {
-            return "http://localhost:" + port;
+            return (secure ? "https" : "http") + "://localhost:" + port;
         }
 
         /** The registry's process, if it is alive and is the one recorded. */
@@ -138,6 +160,10 @@ public final class LocalSchemaRegistry {
             command.add("--exit-with-parent");
             command.add(Long.toString(ProcessHandle.current().pid()));
         }
+        if (settings.security() != null) {
+            command.add("--security");
+            command.add(settings.security().registrySecurityFile().toString());
+        }
         Path logFile = dataDir.resolve(LOG_FILE);
         Process process;
         try {
@@ -153,10 +179,17 @@ public final class LocalSchemaRegistry {
         }
         State state =
                 new State(
-                        process.pid(), port, process.info().startInstant().orElseGet(Instant::now));
+                        process.pid(),
+                        port,
+                        process.info().startInstant().orElseGet(Instant::now),
+                        settings.security() != null);
+        ClientProperties admin =
+                settings.security() == null
+                        ? ClientProperties.none()
+                        : settings.security().client(LocalSecurity.ADMIN);
         try {
-            awaitReady(process.toHandle(), state.url(), settings.startTimeout(), logFile);
-            setLevels(state.url(), settings.topics());
+            awaitReady(process.toHandle(), state.url(), admin, settings.startTimeout(), logFile);
+            setLevels(state.url(), admin, settings.topics());
         } catch (RuntimeException e) {
             LocalKafkaBroker.stopProcess(process.toHandle(), Duration.ofSeconds(5));
             throw e;
@@ -170,8 +203,13 @@ public final class LocalSchemaRegistry {
      * /config/{subject}}) on the registry at {@code url}.
      */
     public static void setLevels(String url, TopicNames topics) {
-        SchemaRegistryClient client = new ConfluentSchemaRegistryClient(url);
-        topics.subjectCompatibility().forEach(client::setCompatibilityLevel);
+        setLevels(url, ClientProperties.none(), topics);
+    }
+
+    /** As {@link #setLevels(String, TopicNames)}, as the user of {@code client}. */
+    public static void setLevels(String url, ClientProperties client, TopicNames topics) {
+        SchemaRegistryClient registry = SchemaRegistries.forConfig(client.registryConfig(url));
+        topics.subjectCompatibility().forEach(registry::setCompatibilityLevel);
     }
 
     /** The registry recorded in {@code dataDir}, if its process is still alive. */
@@ -221,8 +259,31 @@ public final class LocalSchemaRegistry {
         }
     }
 
+    /**
+     * Whether the registry at {@code url} answers the user of {@code client} (TLS and basic auth as
+     * its settings say) within its timeouts.
+     */
+    public static boolean answers(String url, ClientProperties client) {
+        if (client.registry().isEmpty()) {
+            return answers(url);
+        }
+        try {
+            SchemaRegistries.forConfig(client.registryConfig(url))
+                    .compatibilityLevel(
+                            TopicNames.defaults().name(org.fraudpipe.schemas.Topic.TRANSACTIONS)
+                                    + "-value");
+            return true;
+        } catch (RuntimeException notYet) {
+            return false;
+        }
+    }
+
     private static void awaitReady(
-            ProcessHandle process, String url, Duration timeout, Path logFile) {
+            ProcessHandle process,
+            String url,
+            ClientProperties client,
+            Duration timeout,
+            Path logFile) {
         long deadline = System.nanoTime() + timeout.toNanos();
         while (true) {
             if (!process.isAlive()) {
@@ -232,7 +293,7 @@ public final class LocalSchemaRegistry {
                                 + ":\n"
                                 + LocalKafkaBroker.tail(logFile, 30));
             }
-            if (answers(url)) {
+            if (answers(url, client)) {
                 return;
             }
             if (System.nanoTime() > deadline) {
@@ -261,6 +322,7 @@ public final class LocalSchemaRegistry {
         p.setProperty("port", Integer.toString(state.port()));
         p.setProperty("url", state.url());
         p.setProperty("started.at", state.startedAt().toString());
+        p.setProperty("secure", Boolean.toString(state.secure()));
         StateFile.write(
                 dataDir.resolve(STATE_FILE),
                 p,
@@ -274,6 +336,7 @@ public final class LocalSchemaRegistry {
                                 new State(
                                         Long.parseLong(p.getProperty("pid")),
                                         Integer.parseInt(p.getProperty("port")),
-                                        Instant.parse(p.getProperty("started.at"))));
+                                        Instant.parse(p.getProperty("started.at")),
+                                        Boolean.parseBoolean(p.getProperty("secure", "false"))));
     }
 }

@@ -11,13 +11,13 @@ import java.util.Map;
 import java.util.Properties;
 import java.util.stream.Stream;
 import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.fraudpipe.schemas.TopicNames;
+import org.fraudpipe.schemas.security.ClientProperties;
 import org.junit.jupiter.api.extension.AfterAllCallback;
 import org.junit.jupiter.api.extension.AfterEachCallback;
 import org.junit.jupiter.api.extension.BeforeAllCallback;
@@ -27,11 +27,17 @@ import org.junit.jupiter.api.extension.ExtensionContext;
  * A real local Kafka broker for one test class ({@code @RegisterExtension static}), with the
  * project's topics created, plus small helpers to read what a test produced. The broker JVM is tied
  * to the test JVM, so it never outlives the build.
+ *
+ * <p>{@link #secured} gives the secured runtime instead ({@link LocalSecurity}): a {@code SASL_SSL}
+ * listener with SCRAM users and ACLs, and next to it the local schema registry with HTTPS and basic
+ * authentication. The helpers then act as the admin principal.
  */
 public final class KafkaTestBroker
         implements BeforeAllCallback, AfterEachCallback, AfterAllCallback {
 
     private final int partitions;
+    private final boolean secure;
+    private LocalKafka secured;
     private LocalKafkaBroker broker;
     private Path dataDir;
     private int port;
@@ -39,12 +45,30 @@ public final class KafkaTestBroker
     private boolean testFailed;
 
     public KafkaTestBroker(int partitions) {
+        this(partitions, false);
+    }
+
+    private KafkaTestBroker(int partitions, boolean secure) {
         this.partitions = partitions;
+        this.secure = secure;
+    }
+
+    /** The secured broker and registry (TLS, SCRAM, ACLs; HTTPS, basic auth). */
+    public static KafkaTestBroker secured(int partitions) {
+        return new KafkaTestBroker(partitions, true);
     }
 
     @Override
     public void beforeAll(ExtensionContext context) throws Exception {
         dataDir = Files.createTempDirectory("kafka-it-");
+        if (secure) {
+            secured =
+                    LocalKafka.start(
+                            LocalKafka.Settings.tiedToThisJvm(dataDir, partitions)
+                                    .secured(LocalSecurity.JobIdentity.defaults()),
+                            BrokerRuntime.fromSystemProperty());
+            return;
+        }
         broker =
                 LocalKafkaBroker.start(
                         LocalKafkaBroker.Settings.forTests(dataDir),
@@ -63,6 +87,9 @@ public final class KafkaTestBroker
 
     @Override
     public void afterAll(ExtensionContext context) throws IOException {
+        if (secured != null) {
+            secured.close();
+        }
         if (broker != null) {
             broker.close();
         }
@@ -77,7 +104,46 @@ public final class KafkaTestBroker
     }
 
     public String bootstrapServers() {
-        return broker.bootstrapServers();
+        return secured != null ? secured.bootstrapServers() : broker.bootstrapServers();
+    }
+
+    /** The data directory of the broker (and of the secured runtime's registry). */
+    public Path dataDir() {
+        return dataDir;
+    }
+
+    /** Whether this is the secured runtime ({@link #secured}). */
+    public boolean isSecured() {
+        return secure;
+    }
+
+    /** The secured runtime's schema registry ({@link #secured} only). */
+    public String schemaRegistryUrl() {
+        return secured().schemaRegistryUrl();
+    }
+
+    /** The secured runtime's users, keys and client files ({@link #secured} only). */
+    public LocalSecurity security() {
+        return secured().security().orElseThrow();
+    }
+
+    /** The client settings of {@code principal}; none on the plaintext broker. */
+    public ClientProperties client(String principal) {
+        return secured == null ? ClientProperties.none() : security().client(principal);
+    }
+
+    /** Grants the principals their rights on {@code topics}, the job's for {@code job}. */
+    public void grant(TopicNames topics, LocalSecurity.JobIdentity job) {
+        try (Admin admin = admin()) {
+            security().createAcls(admin, topics, job);
+        }
+    }
+
+    private LocalKafka secured() {
+        if (secured == null) {
+            throw new IllegalStateException("a plaintext test broker: use KafkaTestBroker.secured");
+        }
+        return secured;
     }
 
     /**
@@ -87,6 +153,9 @@ public final class KafkaTestBroker
      * same address. Returns once the broker answers again.
      */
     public void restart() {
+        if (secured != null) {
+            throw new UnsupportedOperationException("restart of the secured runtime");
+        }
         broker.close();
         broker =
                 LocalKafkaBroker.start(
@@ -100,10 +169,9 @@ public final class KafkaTestBroker
                         BrokerRuntime.fromSystemProperty());
     }
 
+    /** An admin client (on the secured runtime: the admin principal, a super user). */
     public Admin admin() {
-        Properties p = new Properties();
-        p.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers());
-        return Admin.create(p);
+        return Admin.create(client(LocalSecurity.ADMIN).kafkaProperties(bootstrapServers()));
     }
 
     /**
@@ -146,18 +214,16 @@ public final class KafkaTestBroker
     }
 
     private KafkaConsumer<byte[], byte[]> consumer(boolean committed) {
-        return new KafkaConsumer<>(
+        Properties p = client(LocalSecurity.ADMIN).kafkaProperties(bootstrapServers());
+        p.putAll(
                 Map.of(
-                        ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG,
-                        bootstrapServers(),
                         ConsumerConfig.ISOLATION_LEVEL_CONFIG,
                         committed ? "read_committed" : "read_uncommitted",
                         ConsumerConfig.AUTO_OFFSET_RESET_CONFIG,
                         "earliest",
                         ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG,
-                        "false"),
-                new ByteArrayDeserializer(),
-                new ByteArrayDeserializer());
+                        "false"));
+        return new KafkaConsumer<>(p, new ByteArrayDeserializer(), new ByteArrayDeserializer());
     }
 
     private static List<TopicPartition> partitions(

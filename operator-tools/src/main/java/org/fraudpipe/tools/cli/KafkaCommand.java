@@ -16,6 +16,8 @@ import org.fraudpipe.local.BrokerState;
 import org.fraudpipe.local.LocalKafka;
 import org.fraudpipe.local.LocalKafkaBroker;
 import org.fraudpipe.local.LocalSchemaRegistry;
+import org.fraudpipe.local.LocalSecurity;
+import org.fraudpipe.schemas.security.ClientProperties;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -126,6 +128,17 @@ public final class KafkaCommand implements Runnable {
                 description = "The broker JVM's -Xmx (default: ${DEFAULT-VALUE}).")
         String maxHeap;
 
+        @Option(
+                names = "--secure",
+                description =
+                        "Secured: the broker's client listener is SASL_SSL (SCRAM-SHA-512 over TLS,"
+                                + " with a CA and certificate made in DATA_DIR/security at the"
+                                + " first start) with ACLs for the principals admin, feature-job,"
+                                + " producer and reader; the registry serves HTTPS with basic"
+                                + " auth. Prints each principal's client properties file (for"
+                                + " --kafka-config). A data directory is either secured or not.")
+        boolean secure;
+
         @Override
         public Integer call() {
             if (partitions < 1) {
@@ -133,6 +146,11 @@ public final class KafkaCommand implements Runnable {
                         spec.commandLine(), "--partitions must be at least 1, was " + partitions);
             }
             Path dir = dataDir.resolve();
+            LocalSecurity security = null;
+            if (secure) {
+                LocalKafkaBroker.requireSameMode(dir, true);
+                security = LocalSecurity.prepare(dir);
+            }
             Optional<BrokerState> running = LocalKafkaBroker.running(dir);
             String bootstrap;
             LocalKafkaBroker started = null;
@@ -145,7 +163,8 @@ public final class KafkaCommand implements Runnable {
                 LocalKafka.StartedBroker fresh =
                         LocalKafka.startBroker(
                                 new LocalKafkaBroker.Settings(
-                                        dir, port, controllerPort, false, timeout, maxHeap),
+                                                dir, port, controllerPort, false, timeout, maxHeap)
+                                        .withSecurity(security),
                                 BrokerRuntime.fromSystemProperty(),
                                 partitions);
                 started = fresh.broker();
@@ -171,7 +190,8 @@ public final class KafkaCommand implements Runnable {
                             Optional.of(
                                     LocalSchemaRegistry.start(
                                             new LocalSchemaRegistry.Settings(
-                                                    dir, registryPort, false, timeout)));
+                                                            dir, registryPort, false, timeout)
+                                                    .withSecurity(security)));
                 } catch (RuntimeException e) {
                     if (started != null) {
                         started.close();
@@ -194,6 +214,16 @@ public final class KafkaCommand implements Runnable {
                     bootstrap,
                     registry.get().url(),
                     dataDir.dataDir == null ? "" : " --data-dir " + dir);
+            if (security != null) {
+                System.out.printf(
+                        "Secured: SASL_SSL (SCRAM-SHA-512, TLS; CA %s), ACLs, registry over HTTPS"
+                                + " with basic auth. Client settings per principal (give one to"
+                                + " any command as --kafka-config FILE; keep them private):%n",
+                        security.dir().resolve("ca.pem"));
+                for (String principal : LocalSecurity.PRINCIPALS) {
+                    System.out.printf("  %-12s %s%n", principal, security.clientFile(principal));
+                }
+            }
             return 0;
         }
     }
@@ -257,7 +287,12 @@ public final class KafkaCommand implements Runnable {
                 return 1;
             }
             LocalSchemaRegistry.State r = registry.get();
-            boolean registryOk = LocalSchemaRegistry.answers(r.url());
+            boolean registryOk =
+                    LocalSchemaRegistry.answers(
+                            r.url(),
+                            r.secure()
+                                    ? LocalSecurity.prepare(dir).client(LocalSecurity.ADMIN)
+                                    : ClientProperties.none());
             System.out.printf(
                     "Schema registry: %s, %s (pid %d), up %s%n  schemas  %s%n",
                     registryOk
@@ -285,7 +320,8 @@ public final class KafkaCommand implements Runnable {
                     s.pid(),
                     humanDuration(Duration.between(s.startedAt(), Instant.now())),
                     dir);
-            try (Admin admin = LocalKafka.admin(s.bootstrapServers())) {
+            try (Admin admin =
+                    LocalKafka.admin(s.bootstrapServers(), s.client(LocalSecurity.ADMIN))) {
                 Set<String> topics =
                         new TreeSet<>(admin.listTopics().names().get(10, TimeUnit.SECONDS));
                 System.out.printf("  topics   %s%n", String.join(", ", topics));

@@ -27,6 +27,7 @@ import org.fraudpipe.schemas.avro.Transaction;
 import org.fraudpipe.schemas.json.ReplayFormatException;
 import org.fraudpipe.schemas.json.ReplayRecord;
 import org.fraudpipe.schemas.json.TransactionJson;
+import org.fraudpipe.schemas.security.ClientProperties;
 import org.fraudpipe.schemas.wire.TopicSerdes;
 import org.fraudpipe.sim.LabelJson;
 import org.fraudpipe.sim.SimulatedRecord;
@@ -207,6 +208,16 @@ public class SimulateCommand implements Callable<Integer> {
     String schemaRegistryUrl;
 
     @Option(
+            names = "--kafka-config",
+            paramLabel = "FILE",
+            description =
+                    "Client properties file (as Kafka's tools' --command-config): its entries go to"
+                            + " the Kafka producer (security.protocol, sasl.*, ssl.*), its"
+                            + " schema.registry.ssl.* and basic.auth.* entries to the registry"
+                            + " client.")
+    Path kafkaConfig;
+
+    @Option(
             names = "--file",
             paramLabel = "FILE",
             description =
@@ -236,8 +247,17 @@ public class SimulateCommand implements Callable<Integer> {
      * registryUrl}. Called once, before anything is written or sent.
      */
     protected Serializer<Transaction> transactionSerializer(String registryUrl) {
-        return TopicSerdes.forRegistry(registryUrl)
+        return TopicSerdes.forRegistry(client().registryConfig(registryUrl))
                 .valueSerializer(Topic.TRANSACTIONS, Transaction.class);
+    }
+
+    /** The client settings of {@code --kafka-config} (none without it). */
+    private ClientProperties client() {
+        try {
+            return ClientProperties.loadOrNone(kafkaConfig, "--kafka-config");
+        } catch (IllegalArgumentException e) {
+            throw usage(e.getMessage());
+        }
     }
 
     /**
@@ -427,7 +447,7 @@ public class SimulateCommand implements Callable<Integer> {
     private TransactionPublisher openPublisher() {
         Serializer<Transaction> serializer = transactionSerializer(schemaRegistryUrl);
         return new TransactionPublisher(
-                createProducer(TransactionPublisher.producerProperties(bootstrapServers)),
+                createProducer(TransactionPublisher.producerProperties(bootstrapServers, client())),
                 topic,
                 serializer,
                 speedup);

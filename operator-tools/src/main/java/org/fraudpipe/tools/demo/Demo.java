@@ -41,6 +41,7 @@ import org.fraudpipe.job.config.Durations;
 import org.fraudpipe.job.config.JobConfig;
 import org.fraudpipe.local.BrokerRuntime;
 import org.fraudpipe.local.LocalKafka;
+import org.fraudpipe.local.LocalSecurity;
 import org.fraudpipe.parity.ParityRun;
 import org.fraudpipe.parity.cli.ParityCommand;
 import org.fraudpipe.schemas.archive.ArchiveStream;
@@ -169,9 +170,7 @@ final class Demo {
                                 + ")",
                         () ->
                                 LocalKafka.start(
-                                        LocalKafka.Settings.tiedToThisJvm(
-                                                settings.kafkaDir(), DemoSettings.PARTITIONS),
-                                        BrokerRuntime.fromSystemProperty()));
+                                        kafkaSettings(), BrokerRuntime.fromSystemProperty()));
         synchronized (this) {
             kafka = k;
         }
@@ -188,8 +187,30 @@ final class Demo {
                         DemoSettings.PARTITIONS,
                         since(t0)));
 
+        k.security()
+                .ifPresent(
+                        security -> {
+                            say(
+                                    "  secured: SASL_SSL (SCRAM-SHA-512, TLS with a CA made for"
+                                            + " this run), ACLs, registry over HTTPS with basic"
+                                            + " auth; client files (--kafka-config):");
+                            for (String principal : LocalSecurity.PRINCIPALS) {
+                                say(
+                                        String.format(
+                                                Locale.ROOT,
+                                                "    %-12s %s",
+                                                principal,
+                                                security.clientFile(principal)));
+                            }
+                        });
         JobConfig config =
-                JobConfig.of(settings.jobOptions(k.bootstrapServers(), k.schemaRegistryUrl()));
+                JobConfig.of(
+                        settings.jobOptions(
+                                k.bootstrapServers(),
+                                k.schemaRegistryUrl(),
+                                k.security()
+                                        .map(s -> s.clientFile(LocalSecurity.FEATURE_JOB))
+                                        .orElse(null)));
         int port = settings.webPort() == 0 ? freePort() : settings.webPort();
         say("Starting the feature job in a local Flink MiniCluster...");
         long t1 = System.nanoTime();
@@ -218,6 +239,7 @@ final class Demo {
                         simulation,
                         k.bootstrapServers(),
                         k.schemaRegistryUrl(),
+                        k.client(LocalSecurity.PRODUCER),
                         settings.speedup());
         Thread t = new Thread(traffic, "fraud-demo-traffic");
         t.setDaemon(true);
@@ -435,6 +457,16 @@ final class Demo {
                         r == null ? 0 : r.failed()));
     }
 
+    /** The local runtime of the run: plaintext, or secured for the demo's job identity. */
+    private LocalKafka.Settings kafkaSettings() {
+        LocalKafka.Settings plain =
+                LocalKafka.Settings.tiedToThisJvm(settings.kafkaDir(), DemoSettings.PARTITIONS);
+        return settings.secure()
+                ? plain.secured(
+                        new LocalSecurity.JobIdentity(DemoSettings.JOB_ID, DemoSettings.JOB_ID))
+                : plain;
+    }
+
     private int keepRunning(JobClient client, FlinkRest rest, LocalKafka k) throws DemoFailure {
         say("--keep-running: the job, Kafka and the schema registry keep running.");
         say("  Flink:     " + rest.base() + " (job " + client.getJobID() + ")");
@@ -449,6 +481,9 @@ final class Demo {
                         + k.bootstrapServers()
                         + " --schema-registry-url "
                         + k.schemaRegistryUrl()
+                        + k.security()
+                                .map(s -> " --kafka-config " + s.clientFile(LocalSecurity.PRODUCER))
+                                .orElse("")
                         + " --users 50 --duration 10m --start \"$(date -u -d '-10 min'"
                         + " +%FT%TZ)\" --speedup 10");
         say(

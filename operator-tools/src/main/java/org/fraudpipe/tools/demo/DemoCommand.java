@@ -183,6 +183,15 @@ public final class DemoCommand implements Callable<Integer> {
                             + " running to explore (no parity run); Ctrl-C stops everything.")
     boolean keepRunning;
 
+    @Option(
+            names = "--secure",
+            description =
+                    "Run it all secured: Kafka's SASL_SSL listener (TLS with a CA made for the run,"
+                            + " SCRAM-SHA-512 users) with ACLs, the registry over HTTPS with basic"
+                            + " auth; the job runs as principal feature-job, the traffic as"
+                            + " producer (their client files are printed).")
+    boolean secure;
+
     /** The configured command line, as the launcher runs it. */
     public static CommandLine commandLine() {
         // Usage errors are reported by ./fraud's own handler (CommandLines), like every command's.
@@ -209,7 +218,8 @@ public final class DemoCommand implements Callable<Integer> {
                             checkpointInterval,
                             webPort,
                             runDir(),
-                            keepRunning);
+                            keepRunning,
+                            secure);
             // The job's own validation, before anything starts (its messages name the option).
             JobConfig.of(settings.jobOptions("localhost:9092", "http://localhost:8081"));
             settings.simulation(java.time.Instant.now());

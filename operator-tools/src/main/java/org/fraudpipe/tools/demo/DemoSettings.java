@@ -49,7 +49,8 @@ public record DemoSettings(
         Duration checkpointInterval,
         int webPort,
         Path runDir,
-        boolean keepRunning) {
+        boolean keepRunning,
+        boolean secure) {
 
     /**
      * The traffic's anomalies, richer than {@code ./fraud simulate}'s defaults so that every fate
@@ -118,6 +119,19 @@ public record DemoSettings(
      * own checkpoints and archive under the run directory; a consumer group and transactional ids
      * of its own, reading the topic from the beginning.
      */
+    /**
+     * The job's options with its Kafka client settings (the feature-job principal's file of a
+     * secured run).
+     */
+    public Map<String, String> jobOptions(
+            String bootstrapServers, String schemaRegistryUrl, Path kafkaConfig) {
+        Map<String, String> o = jobOptions(bootstrapServers, schemaRegistryUrl);
+        if (kafkaConfig != null) {
+            o.put(JobOption.KAFKA_CONFIG.key(), kafkaConfig.toString());
+        }
+        return o;
+    }
+
     public Map<String, String> jobOptions(String bootstrapServers, String schemaRegistryUrl) {
         Map<String, String> o = new LinkedHashMap<>();
         o.put(JobOption.WINDOW_SIZE.key(), Durations.format(windowSize));

@@ -4,6 +4,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.fraudpipe.schemas.Topic;
 import org.fraudpipe.schemas.avro.Transaction;
+import org.fraudpipe.schemas.security.ClientProperties;
 import org.fraudpipe.schemas.wire.TopicSerdes;
 import org.fraudpipe.sim.SimulatedRecord;
 import org.fraudpipe.sim.SimulationConfig;
@@ -25,6 +26,7 @@ final class DemoTraffic implements Runnable {
     private final String bootstrapServers;
     private final String schemaRegistryUrl;
     private final double speedup;
+    private final ClientProperties client;
 
     private final AtomicLong sent = new AtomicLong();
     private final AtomicLong clock = new AtomicLong(Long.MIN_VALUE);
@@ -36,7 +38,9 @@ final class DemoTraffic implements Runnable {
             SimulationConfig simulation,
             String bootstrapServers,
             String schemaRegistryUrl,
+            ClientProperties client,
             double speedup) {
+        this.client = client;
         this.simulation = simulation;
         this.bootstrapServers = bootstrapServers;
         this.schemaRegistryUrl = schemaRegistryUrl;
@@ -49,9 +53,9 @@ final class DemoTraffic implements Runnable {
         try (TransactionPublisher publisher =
                 new TransactionPublisher(
                         new KafkaProducer<>(
-                                TransactionPublisher.producerProperties(bootstrapServers)),
+                                TransactionPublisher.producerProperties(bootstrapServers, client)),
                         Topic.TRANSACTIONS.defaultName(),
-                        TopicSerdes.forRegistry(schemaRegistryUrl)
+                        TopicSerdes.forRegistry(client.registryConfig(schemaRegistryUrl))
                                 .valueSerializer(Topic.TRANSACTIONS, Transaction.class),
                         speedup)) {
             TransactionSimulator simulator = new TransactionSimulator(simulation);

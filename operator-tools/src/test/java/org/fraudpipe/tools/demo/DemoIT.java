@@ -120,6 +120,91 @@ class DemoIT {
     }
 
     /**
+     * Issue #18: {@code ./fraud demo --secure} runs the same pipeline on the secured runtime (TLS,
+     * SCRAM, ACLs; the registry over HTTPS with basic auth), and none of the passwords generated
+     * for it appears in anything the run leaves or shows: the console, every file of the run
+     * directory (demo.log with Flink's and the Kafka clients' logs, the archive, the savepoint, the
+     * parity report, the advice), and Flink's configuration as its REST API (the web UI) returns it
+     * while the job runs.
+     */
+    @Test
+    void theSecuredDemoRunsEndToEndAndNoGeneratedPasswordShowsAnywhere() throws Exception {
+        Path run = dir.resolve("run");
+        demo =
+                DemoProcess.start(
+                        run,
+                        "--secure --users 30 --tx-per-user-day 1500 --duration 10s --speedup 120"
+                                + " --window-size 1m --allowed-lateness 30m --parallelism 2"
+                                + " --checkpoint-interval 2s");
+        String ui =
+                demo.await(
+                        l -> l.contains("Flink web UI: http://localhost:"),
+                        Duration.ofSeconds(150));
+        // The passwords of this run, read while they exist (the Kafka directory goes at the end).
+        Path secretsFile = run.resolve("kafka").resolve("security").resolve("secrets.properties");
+        java.util.Properties secrets = new java.util.Properties();
+        try (var in = Files.newBufferedReader(secretsFile)) {
+            secrets.load(in);
+        }
+        List<String> passwords = new ArrayList<>();
+        secrets.stringPropertyNames().forEach(k -> passwords.add(secrets.getProperty(k)));
+        assertThat(passwords)
+                .hasSizeGreaterThanOrEqualTo(9)
+                .allSatisfy(p -> assertThat(p).hasSizeGreaterThan(12));
+        String base = ui.substring(ui.indexOf("http://")).trim();
+        String jobId = demo.match(Pattern.compile("job ([0-9a-f]{32}) running")).group(1);
+        StringBuilder rest = new StringBuilder();
+        for (String path :
+                List.of(
+                        "jobmanager/config",
+                        "jobs/" + jobId + "/config",
+                        "jobs/" + jobId + "/jobmanager/config",
+                        "jobs/" + jobId)) {
+            java.net.http.HttpResponse<String> answer =
+                    java.net.http.HttpClient.newHttpClient()
+                            .send(
+                                    java.net.http.HttpRequest.newBuilder(
+                                                    java.net.URI.create(base + path))
+                                            .build(),
+                                    java.net.http.HttpResponse.BodyHandlers.ofString());
+            assertThat(answer.statusCode()).as("GET %s", path).isEqualTo(200);
+            rest.append(answer.body()).append('\n');
+        }
+        assertThat(rest.toString()).as("the REST answers").contains(jobId).contains("parallelism");
+
+        int exit = demo.awaitExit(Duration.ofSeconds(180));
+        assertThat(exit).as("exit code; output:%n%s", demo.output()).isZero();
+        assertThat(demo.output())
+                .contains("secured: SASL_SSL")
+                .contains("feature-job.properties")
+                .contains("parity PASS")
+                .contains("Nothing left running");
+        Matcher fin = demo.match(FINAL);
+        assertThat(Long.parseLong(fin.group(1))).as("records published").isPositive();
+        assertThat(fin.group(2)).as("the job read every record published").isEqualTo(fin.group(1));
+
+        List<Path> files;
+        try (Stream<Path> walk = Files.walk(run)) {
+            files = walk.filter(Files::isRegularFile).toList();
+        }
+        assertThat(files)
+                .as("what the run leaves")
+                .anyMatch(f -> f.getFileName().toString().equals("demo.log"))
+                .anyMatch(f -> f.getFileName().toString().equals("report.json"))
+                .anyMatch(f -> f.toString().contains("archive"));
+        for (String password : passwords) {
+            assertThat(demo.output()).as("the console").doesNotContain(password);
+            assertThat(rest.toString()).as("Flink's REST API").doesNotContain(password);
+            for (Path f : files) {
+                // Bytes as Latin-1: a password (ASCII) shows in binary files (Avro, savepoint) too.
+                assertThat(new String(Files.readAllBytes(f), StandardCharsets.ISO_8859_1))
+                        .as("%s", f)
+                        .doesNotContain(password);
+            }
+        }
+    }
+
+    /**
      * Stopped from outside (kill, a scheduler, CI): SIGTERM, which the demo's JVM always receives.
      * The shutdown hook cancels the job (no savepoint, no drain, no parity: there is no time for
      * them), stops the broker and the registry, says so, and the JVM exits with 143 (128 +

@@ -32,6 +32,7 @@ class DemoSettingsTest {
                 Duration.ofSeconds(5),
                 0,
                 RUN,
+                false,
                 false);
     }
 

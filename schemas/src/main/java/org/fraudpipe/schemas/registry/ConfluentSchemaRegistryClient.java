@@ -22,6 +22,8 @@ import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
 import java.util.function.Supplier;
+import javax.net.ssl.SSLContext;
+import javax.net.ssl.SSLException;
 import org.apache.avro.Schema;
 import org.apache.avro.SchemaParseException;
 
@@ -80,6 +82,7 @@ public final class ConfluentSchemaRegistryClient implements SchemaRegistryClient
 
     private final String baseUrl;
     private final String authorization;
+    private final String user;
     private final Duration requestTimeout;
     private final long unknownIdTtlNanos;
     private final HttpClient http;
@@ -120,6 +123,36 @@ public final class ConfluentSchemaRegistryClient implements SchemaRegistryClient
             Duration connectTimeout,
             Duration requestTimeout,
             Duration unknownIdTtl) {
+        this(baseUrl, basicAuthUserInfo, connectTimeout, requestTimeout, unknownIdTtl, null);
+    }
+
+    /**
+     * As {@link #ConfluentSchemaRegistryClient(String, String, Duration, Duration)}, over TLS with
+     * {@code sslContext} (its trust store decides which registry certificates are trusted, its key
+     * store holds a client certificate if the registry asks for one); null: the JVM's defaults.
+     */
+    public ConfluentSchemaRegistryClient(
+            String baseUrl,
+            String basicAuthUserInfo,
+            Duration connectTimeout,
+            Duration requestTimeout,
+            SSLContext sslContext) {
+        this(
+                baseUrl,
+                basicAuthUserInfo,
+                connectTimeout,
+                requestTimeout,
+                DEFAULT_UNKNOWN_ID_TTL,
+                sslContext);
+    }
+
+    ConfluentSchemaRegistryClient(
+            String baseUrl,
+            String basicAuthUserInfo,
+            Duration connectTimeout,
+            Duration requestTimeout,
+            Duration unknownIdTtl,
+            SSLContext sslContext) {
         Objects.requireNonNull(baseUrl, "baseUrl");
         URI uri;
         try {
@@ -149,6 +182,11 @@ public final class ConfluentSchemaRegistryClient implements SchemaRegistryClient
                 withoutCredentials.endsWith("/")
                         ? withoutCredentials.substring(0, withoutCredentials.length() - 1)
                         : withoutCredentials;
+        int colon = userInfo == null ? -1 : userInfo.indexOf(':');
+        this.user =
+                userInfo == null || userInfo.isEmpty()
+                        ? null
+                        : colon < 0 ? userInfo : userInfo.substring(0, colon);
         this.authorization =
                 userInfo == null || userInfo.isEmpty()
                         ? null
@@ -157,12 +195,15 @@ public final class ConfluentSchemaRegistryClient implements SchemaRegistryClient
                                         .encodeToString(userInfo.getBytes(StandardCharsets.UTF_8));
         this.requestTimeout = Objects.requireNonNull(requestTimeout, "requestTimeout");
         this.unknownIdTtlNanos = unknownIdTtl.toNanos();
-        this.http =
+        HttpClient.Builder http =
                 HttpClient.newBuilder()
                         .version(HttpClient.Version.HTTP_1_1)
                         .connectTimeout(Objects.requireNonNull(connectTimeout, "connectTimeout"))
-                        .followRedirects(HttpClient.Redirect.NORMAL)
-                        .build();
+                        .followRedirects(HttpClient.Redirect.NORMAL);
+        if (sslContext != null) {
+            http.sslContext(sslContext);
+        }
+        this.http = http.build();
     }
 
     @Override
@@ -435,6 +476,16 @@ public final class ConfluentSchemaRegistryClient implements SchemaRegistryClient
         } catch (HttpTimeoutException e) {
             throw new SchemaRegistryUnavailableException(
                     baseUrl, what, "did not answer within " + requestTimeout.toMillis() + " ms", e);
+        } catch (SSLException e) {
+            throw new SchemaRegistryUnavailableException(
+                    baseUrl,
+                    what,
+                    "the TLS handshake failed ("
+                            + e.getMessage()
+                            + "): if the registry's certificate is not trusted, set"
+                            + " schema.registry.ssl.truststore.location (and .password) to a trust"
+                            + " store holding its CA",
+                    e);
         } catch (ConnectException e) {
             throw new SchemaRegistryUnavailableException(
                     baseUrl, what, "connection refused or host unreachable (" + e + ")", e);
@@ -506,15 +557,27 @@ public final class ConfluentSchemaRegistryClient implements SchemaRegistryClient
                         + ": "
                         + (message.isEmpty() ? "<empty body>" : message)
                         + ". "
-                        + hint(status, errorCode),
+                        + hint(status, errorCode, what),
                 status,
                 errorCode);
     }
 
-    private static String hint(int status, int errorCode) {
-        if (status == 401 || status == 403) {
-            return "The registry refused the credentials: set basic.auth.user.info=<user>:<password>"
-                    + " (or fix it).";
+    private String hint(int status, int errorCode, String what) {
+        if (status == 401) {
+            return user == null
+                    ? "The registry asks for credentials: set basic.auth.credentials.source=USER_INFO"
+                            + " and basic.auth.user.info=<user>:<password> in the client"
+                            + " properties file (--kafka-config)."
+                    : "The registry refused the credentials of user '"
+                            + user
+                            + "' (wrong password, or no such user): fix basic.auth.user.info.";
+        }
+        if (status == 403) {
+            return "The registry refused "
+                    + what
+                    + " to user '"
+                    + (user == null ? "anonymous" : user)
+                    + "': grant it that right on the registry, or use another user.";
         }
         if (errorCode == SchemaRegistryException.INVALID_SCHEMA || status == 422) {
             return "The registry rejected the schema or request as invalid: fix the schema.";

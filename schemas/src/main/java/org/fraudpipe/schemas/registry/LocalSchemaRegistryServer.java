@@ -4,8 +4,12 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.sun.net.httpserver.BasicAuthenticator;
+import com.sun.net.httpserver.HttpContext;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
+import com.sun.net.httpserver.HttpsConfigurator;
+import com.sun.net.httpserver.HttpsServer;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -17,14 +21,20 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.security.KeyStore;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.Properties;
+import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.UUID;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import javax.net.ssl.KeyManagerFactory;
+import javax.net.ssl.SSLContext;
 import org.apache.avro.Schema;
 import org.apache.avro.SchemaParseException;
 
@@ -68,7 +78,10 @@ import org.apache.avro.SchemaParseException;
  * replays the journal in order, so ids, versions and levels stay the same across restarts (topics
  * keep data framed with those ids). Without one, state lives as long as the server.
  *
- * <p>Binds to the loopback interface unless told otherwise; no authentication. Thread-safe.
+ * <p>Binds to the loopback interface unless told otherwise. Open (plain HTTP, no authentication) by
+ * default; with a {@link Security} (a properties file, {@code --security FILE}) it serves HTTPS
+ * with the key store named there and asks every request for HTTP basic authentication by one of its
+ * users. It authenticates only: every user may do everything (no per-subject rights). Thread-safe.
  */
 public final class LocalSchemaRegistryServer implements AutoCloseable {
 
@@ -81,8 +94,82 @@ public final class LocalSchemaRegistryServer implements AutoCloseable {
     private final HttpServer server;
     private final Object registrations = new Object();
 
-    private LocalSchemaRegistryServer(InetSocketAddress address, Path journal) throws IOException {
+    /**
+     * TLS and basic authentication of a secured server, from a properties file: {@code
+     * ssl.keystore.location}, {@code ssl.keystore.password}, optionally {@code ssl.keystore.type}
+     * (default PKCS12), and one {@code user.<name>=<password>} per user. Keep the file readable by
+     * its owner only.
+     */
+    public record Security(
+            Path keystore,
+            String keystoreType,
+            char[] keystorePassword,
+            Map<String, String> users) {
+
+        /** Reads a security file. */
+        public static Security load(Path file) throws IOException {
+            Properties p = new Properties();
+            try (java.io.Reader r = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
+                p.load(r);
+            }
+            String location = p.getProperty("ssl.keystore.location");
+            String password = p.getProperty("ssl.keystore.password");
+            if (location == null || password == null) {
+                throw new IOException(
+                        file + " needs ssl.keystore.location and ssl.keystore.password");
+            }
+            Map<String, String> users = new TreeMap<>();
+            for (String key : p.stringPropertyNames()) {
+                if (key.startsWith("user.")) {
+                    users.put(key.substring("user.".length()), p.getProperty(key));
+                }
+            }
+            if (users.isEmpty()) {
+                throw new IOException(file + " names no user (user.<name>=<password>)");
+            }
+            return new Security(
+                    Path.of(location),
+                    p.getProperty("ssl.keystore.type", "PKCS12"),
+                    password.toCharArray(),
+                    users);
+        }
+
+        /** Secrets hidden. */
+        @Override
+        public String toString() {
+            return "Security[keystore=" + keystore + ", users=" + users.keySet() + "]";
+        }
+
+        SSLContext sslContext() throws IOException {
+            try (java.io.InputStream in = Files.newInputStream(keystore)) {
+                KeyStore store = KeyStore.getInstance(keystoreType);
+                store.load(in, keystorePassword);
+                KeyManagerFactory keys =
+                        KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());
+                keys.init(store, keystorePassword);
+                SSLContext context = SSLContext.getInstance("TLS");
+                context.init(keys.getKeyManagers(), null, null);
+                return context;
+            } catch (java.security.GeneralSecurityException e) {
+                throw new IOException("cannot use the key store " + keystore + ": " + e, e);
+            }
+        }
+
+        boolean accepts(String user, String password) {
+            String expected = users.get(user);
+            return expected != null
+                    && java.security.MessageDigest.isEqual(
+                            expected.getBytes(StandardCharsets.UTF_8),
+                            password.getBytes(StandardCharsets.UTF_8));
+        }
+    }
+
+    private final boolean tls;
+
+    private LocalSchemaRegistryServer(InetSocketAddress address, Path journal, Security security)
+            throws IOException {
         this.journal = journal;
+        this.tls = security != null;
         try {
             if (journal != null) {
                 replay(journal);
@@ -95,12 +182,27 @@ public final class LocalSchemaRegistryServer implements AutoCloseable {
                                 t.setDaemon(true);
                                 return t;
                             });
-            this.server = HttpServer.create(address, 0);
+            if (security == null) {
+                this.server = HttpServer.create(address, 0);
+            } else {
+                HttpsServer https = HttpsServer.create(address, 0);
+                https.setHttpsConfigurator(new HttpsConfigurator(security.sslContext()));
+                this.server = https;
+            }
         } catch (IOException | RuntimeException e) {
             InMemorySchemaRegistry.dropScope(scope);
             throw e;
         }
-        server.createContext("/", this::handle);
+        HttpContext context = server.createContext("/", this::handle);
+        if (security != null) {
+            context.setAuthenticator(
+                    new BasicAuthenticator("fraudpipe schema registry") {
+                        @Override
+                        public boolean checkCredentials(String user, String password) {
+                            return security.accepts(user, password);
+                        }
+                    });
+        }
         server.setExecutor(executor);
         server.start();
     }
@@ -119,7 +221,17 @@ public final class LocalSchemaRegistryServer implements AutoCloseable {
     /** Starts a server bound to {@code address}; see {@link #start(int, Path)}. */
     public static LocalSchemaRegistryServer start(InetSocketAddress address, Path journal)
             throws IOException {
-        return new LocalSchemaRegistryServer(address, journal);
+        return new LocalSchemaRegistryServer(address, journal, null);
+    }
+
+    /**
+     * Starts a secured server (HTTPS, basic authentication) on {@code localhost:port}; see {@link
+     * #start(int, Path)} and {@link Security}.
+     */
+    public static LocalSchemaRegistryServer start(int port, Path journal, Security security)
+            throws IOException {
+        return new LocalSchemaRegistryServer(
+                new InetSocketAddress(InetAddress.getLoopbackAddress(), port), journal, security);
     }
 
     /** The port the server listens on. */
@@ -129,7 +241,7 @@ public final class LocalSchemaRegistryServer implements AutoCloseable {
 
     /** The URL to configure as {@code schema.registry.url}. */
     public String url() {
-        return "http://localhost:" + port();
+        return (tls ? "https" : "http") + "://localhost:" + port();
     }
 
     /** The registry behind the API (to inspect state without HTTP). */
@@ -528,12 +640,14 @@ public final class LocalSchemaRegistryServer implements AutoCloseable {
         Integer port = null;
         Path journal = null;
         Long parentPid = null;
+        Security security = null;
         for (int i = 0; i < args.length; i++) {
             String value = i + 1 < args.length ? args[i + 1] : null;
             switch (args[i]) {
                 case "--port" -> port = Integer.parseInt(required(args[i], value));
                 case "--journal" -> journal = Path.of(required(args[i], value));
                 case "--exit-with-parent" -> parentPid = Long.parseLong(required(args[i], value));
+                case "--security" -> security = Security.load(Path.of(required(args[i], value)));
                 default -> usage("unexpected argument: " + args[i]);
             }
             i++;
@@ -550,7 +664,7 @@ public final class LocalSchemaRegistryServer implements AutoCloseable {
             }
             parent.get().onExit().thenRun(() -> System.exit(0));
         }
-        LocalSchemaRegistryServer server = start(port, journal);
+        LocalSchemaRegistryServer server = start(port, journal, security);
         Runtime.getRuntime()
                 .addShutdownHook(
                         new Thread(
@@ -560,11 +674,12 @@ public final class LocalSchemaRegistryServer implements AutoCloseable {
                                 },
                                 "schema-registry-shutdown"));
         System.out.printf(
-                "%s schema registry listening on %s (journal %s, %d subjects)%n",
+                "%s schema registry listening on %s (journal %s, %d subjects%s)%n",
                 Instant.now(),
                 server.url(),
                 journal == null ? "none: in memory only" : journal.toAbsolutePath(),
-                server.backend.subjects().size());
+                server.backend.subjects().size(),
+                security == null ? "" : "; TLS, basic auth for users " + security.users().keySet());
         System.out.flush();
         // Runs until the JVM is stopped (SIGTERM runs the shutdown hook).
         try {
@@ -585,7 +700,7 @@ public final class LocalSchemaRegistryServer implements AutoCloseable {
         System.err.println(problem);
         System.err.println(
                 "usage: LocalSchemaRegistryServer --port N [--journal FILE] [--exit-with-parent"
-                        + " PID]");
+                        + " PID] [--security FILE]");
         System.exit(2);
     }
 }

@@ -6,6 +6,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
+import javax.net.ssl.SSLContext;
 
 /**
  * Where schema registry clients come from: one call turns {@code schema.registry.url} into a
@@ -30,6 +31,30 @@ public final class SchemaRegistries {
 
     /** Optional {@code user:password} for HTTP basic authentication. */
     public static final String BASIC_AUTH_USER_INFO_CONFIG = "basic.auth.user.info";
+
+    /**
+     * Where the basic-auth credentials come from, as Confluent's clients say: {@code USER_INFO}
+     * ({@value #BASIC_AUTH_USER_INFO_CONFIG}; the default when it is set) or {@code URL} (the
+     * {@code user:password@} of the URL; the default otherwise).
+     */
+    public static final String BASIC_AUTH_CREDENTIALS_SOURCE_CONFIG =
+            "basic.auth.credentials.source";
+
+    /** Prefix of the registry client's TLS settings, as Confluent's clients name them. */
+    public static final String SSL_PREFIX = "schema.registry.ssl.";
+
+    /** Trust store of the registry client (its CA, for an https registry with a private CA). */
+    public static final String SSL_TRUSTSTORE_LOCATION_CONFIG = SSL_PREFIX + "truststore.location";
+
+    public static final String SSL_TRUSTSTORE_PASSWORD_CONFIG = SSL_PREFIX + "truststore.password";
+    public static final String SSL_TRUSTSTORE_TYPE_CONFIG = SSL_PREFIX + "truststore.type";
+
+    /** Key store with a client certificate, for a registry that asks for one (mutual TLS). */
+    public static final String SSL_KEYSTORE_LOCATION_CONFIG = SSL_PREFIX + "keystore.location";
+
+    public static final String SSL_KEYSTORE_PASSWORD_CONFIG = SSL_PREFIX + "keystore.password";
+    public static final String SSL_KEYSTORE_TYPE_CONFIG = SSL_PREFIX + "keystore.type";
+    public static final String SSL_KEY_PASSWORD_CONFIG = SSL_PREFIX + "key.password";
 
     /** Optional connect timeout in milliseconds (default 5000). */
     public static final String CONNECT_TIMEOUT_MS_CONFIG = "schema.registry.connect.timeout.ms";
@@ -96,7 +121,8 @@ public final class SchemaRegistries {
             throw new IllegalArgumentException(
                     URL_CONFIG + "='" + url + "' is not a supported URL; " + ACCEPTED_FORMS);
         }
-        String userInfo = stringOrNull(configs.get(BASIC_AUTH_USER_INFO_CONFIG));
+        String userInfo = userInfo(configs);
+        SSLContext ssl = RegistryTls.context(configs);
         Duration connect =
                 millis(
                         configs,
@@ -108,12 +134,53 @@ public final class SchemaRegistries {
                         REQUEST_TIMEOUT_MS_CONFIG,
                         ConfluentSchemaRegistryClient.DEFAULT_REQUEST_TIMEOUT);
         String key =
-                url + '\u0000' + (userInfo == null ? "" : userInfo) + '\u0000' + connect + request;
+                url
+                        + '\u0000'
+                        + (userInfo == null ? "" : userInfo)
+                        + '\u0000'
+                        + connect
+                        + request
+                        + '\u0000'
+                        + RegistryTls.cacheKey(configs);
         try {
             return REST_CLIENTS.computeIfAbsent(
-                    key, k -> new ConfluentSchemaRegistryClient(url, userInfo, connect, request));
+                    key,
+                    k -> new ConfluentSchemaRegistryClient(url, userInfo, connect, request, ssl));
         } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException(e.getMessage() + "; " + ACCEPTED_FORMS, e);
+        }
+    }
+
+    /**
+     * The basic-auth {@code user:password} by {@value #BASIC_AUTH_CREDENTIALS_SOURCE_CONFIG}, or
+     * null to take it from the URL (the client does that itself).
+     */
+    private static String userInfo(Map<String, ?> configs) {
+        String info = stringOrNull(configs.get(BASIC_AUTH_USER_INFO_CONFIG));
+        String source = stringOrNull(configs.get(BASIC_AUTH_CREDENTIALS_SOURCE_CONFIG));
+        if (source == null) {
+            return info;
+        }
+        switch (source.trim().toUpperCase(Locale.ROOT)) {
+            case "USER_INFO":
+                if (info == null) {
+                    throw new IllegalArgumentException(
+                            BASIC_AUTH_CREDENTIALS_SOURCE_CONFIG
+                                    + "=USER_INFO but "
+                                    + BASIC_AUTH_USER_INFO_CONFIG
+                                    + " is not set: give <user>:<password> in the client"
+                                    + " properties file, or in the environment variable"
+                                    + " SCHEMA_REGISTRY_BASIC_AUTH_USER_INFO");
+                }
+                return info;
+            case "URL":
+                return null;
+            default:
+                throw new IllegalArgumentException(
+                        BASIC_AUTH_CREDENTIALS_SOURCE_CONFIG
+                                + "='"
+                                + source
+                                + "' is not supported: USER_INFO or URL");
         }
     }
 

@@ -64,8 +64,7 @@ public final class TopicSerdes {
         registryConfig.forEach(
                 (k, v) -> {
                     if (v != null
-                            && (k.startsWith("schema.registry.")
-                                    || k.equals(SchemaRegistries.BASIC_AUTH_USER_INFO_CONFIG))) {
+                            && (k.startsWith("schema.registry.") || k.startsWith("basic.auth."))) {
                         config.put(k, String.valueOf(v));
                     }
                 });
