@@ -161,21 +161,11 @@ final class KafkaAccess {
                     && !allowed.isEmpty()
                     && !allowed.contains(AclOperation.READ)
                     && !allowed.contains(AclOperation.ALL)) {
-                throw refused(
-                        config,
-                        "READ",
-                        "consumer group",
-                        config.groupId(),
-                        JobOption.GROUP_ID.flag());
+                throw groupRefused(config);
             }
         } catch (ExecutionException e) {
             if (e.getCause() instanceof GroupAuthorizationException) {
-                throw refused(
-                        config,
-                        "READ",
-                        "consumer group",
-                        config.groupId(),
-                        JobOption.GROUP_ID.flag());
+                throw groupRefused(config);
             }
             // other failures (a group coordinator still loading): the source reports them
         } catch (InterruptedException e) {
@@ -184,6 +174,11 @@ final class KafkaAccess {
         } catch (java.util.concurrent.TimeoutException e) {
             // the source reports an unreachable coordinator itself
         }
+    }
+
+    private static IllegalStateException groupRefused(JobConfig config) {
+        return refused(
+                config, "READ", "consumer group", config.groupId(), JobOption.GROUP_ID.flag());
     }
 
     private static void transactionalIdsWritable(Admin admin, JobConfig config) {
