@@ -231,6 +231,38 @@ public final class ParityPipeline {
             throw new IllegalStateException(
                     "the parity check runs in BATCH execution mode (execution.runtime-mode: BATCH)");
         }
+        long from = period.isBounded() ? period.from().toEpochMilli() : Long.MIN_VALUE;
+        long to = period.isBounded() ? period.to().toEpochMilli() : Long.MAX_VALUE;
+        DataStream<Evidence> evidence =
+                transactionEvidence(in, policy, period, readEndMillis, trailing);
+        return evidence.keyBy(e -> e.userId, Types.STRING)
+                .transform(
+                        "judge transactions",
+                        PARTIAL_REPORT,
+                        new TransactionJudgeOperator(
+                                new TransactionVerdictFunction(
+                                        policy,
+                                        trailing,
+                                        from,
+                                        to,
+                                        scorerFactory,
+                                        thresholds,
+                                        labelsGiven)));
+    }
+
+    /**
+     * The evidence of the per-transaction check, not yet keyed: the archived transactions of the
+     * period's trailing windows with their partitions' watermark bounds, the dead letters at their
+     * positions, the served transaction scores of the period and the labels. Shared by {@link
+     * #buildTransactions} and the training export from an archive ({@link
+     * org.fraudpipe.parity.transaction.ArchivedTransactionRows}).
+     */
+    public static DataStream<Evidence> transactionEvidence(
+            ParityStreams in,
+            ArchivePolicy policy,
+            ParityPeriod period,
+            long readEndMillis,
+            Duration trailing) {
         WindowAssignment windows = WindowAssignment.tumbling(policy.windowSize());
         long from = period.isBounded() ? period.from().toEpochMilli() : Long.MIN_VALUE;
         long to = period.isBounded() ? period.to().toEpochMilli() : Long.MAX_VALUE;
@@ -292,19 +324,7 @@ public final class ParityPipeline {
         if (in.labels() != null) {
             evidence = evidence.union(in.labels());
         }
-        return evidence.keyBy(e -> e.userId, Types.STRING)
-                .transform(
-                        "judge transactions",
-                        PARTIAL_REPORT,
-                        new TransactionJudgeOperator(
-                                new TransactionVerdictFunction(
-                                        policy,
-                                        trailing,
-                                        from,
-                                        to,
-                                        scorerFactory,
-                                        thresholds,
-                                        labelsGiven)));
+        return evidence;
     }
 
     private static long eventTime(Transaction tx) {
