@@ -5,11 +5,15 @@ import org.fraudpipe.schemas.avro.DeadLetter;
 import org.fraudpipe.schemas.avro.FeatureRecord;
 import org.fraudpipe.schemas.avro.LateRecord;
 import org.fraudpipe.schemas.avro.ScoreRecord;
+import org.fraudpipe.schemas.avro.TransactionScore;
 
 /**
  * One piece of what is known about one (user, window): the ideal recomputation, a served pane or
  * score, an archived transaction, a late record or a dead letter. All inputs of the parity check
- * become evidence keyed by window and meet in {@link WindowVerdictFunction}.
+ * become evidence keyed by window and meet in {@link WindowVerdictFunction}. The per-transaction
+ * check uses the same evidence keyed by user ({@code windowStart} unused there): archived
+ * transactions with their watermark bound, dead letters, served transaction scores and labels
+ * ({@link org.fraudpipe.parity.transaction.TransactionVerdictFunction}).
  *
  * <p>A Flink POJO (public fields, no-arg constructor); exactly the field of its {@link #kind} is
  * set; the Avro fields use Flink's Avro serializer.
@@ -29,7 +33,11 @@ public final class Evidence {
         KAFKA_SCORE,
         ARCHIVED,
         LATE,
-        DEAD_LETTER
+        DEAD_LETTER,
+        /** A per-transaction score as served ({@link #transactionScore}). */
+        TRANSACTION_SCORE,
+        /** A transaction's fraud label ({@link #labelledTransactionId}, {@link #fraud}). */
+        LABEL
     }
 
     /** {@link #watermarkBound} when no earlier record of the partition was read. */
@@ -43,6 +51,13 @@ public final class Evidence {
     public ArchivedTransaction archived;
     public LateRecord late;
     public DeadLetter deadLetter;
+    public TransactionScore transactionScore;
+
+    /** LABEL: the transaction id labelled. */
+    public String labelledTransactionId;
+
+    /** LABEL: whether the transaction was fraudulent. */
+    public boolean fraud;
 
     /** KAFKA_*: where the record is in its topic (the upsert order of its key). */
     public int kafkaPartition;
@@ -131,6 +146,21 @@ public final class Evidence {
     public static Evidence deadLetter(DeadLetter r, String userId, long windowStart) {
         Evidence e = of(Kind.DEAD_LETTER, userId, windowStart);
         e.deadLetter = r;
+        return e;
+    }
+
+    /** A per-transaction score as served (the per-transaction check, keyed by user). */
+    public static Evidence transactionScore(TransactionScore r) {
+        Evidence e = of(Kind.TRANSACTION_SCORE, r.getUserId(), 0L);
+        e.transactionScore = r;
+        return e;
+    }
+
+    /** The fraud label of one transaction of {@code userId} (the per-transaction check). */
+    public static Evidence label(String userId, String transactionId, boolean fraud) {
+        Evidence e = of(Kind.LABEL, userId, 0L);
+        e.labelledTransactionId = transactionId;
+        e.fraud = fraud;
         return e;
     }
 

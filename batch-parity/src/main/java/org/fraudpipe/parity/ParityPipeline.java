@@ -17,11 +17,15 @@ import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.fraudpipe.job.archive.ArchivePolicy;
 import org.fraudpipe.job.features.WindowAssignment;
 import org.fraudpipe.job.scoring.PaneScorer;
+import org.fraudpipe.job.transaction.TransactionScorer;
 import org.fraudpipe.job.window.FeatureWindowSpec;
 import org.fraudpipe.job.window.FeatureWindows;
 import org.fraudpipe.job.window.ProcessingTimeSource;
+import org.fraudpipe.parity.transaction.TransactionJudgeOperator;
+import org.fraudpipe.parity.transaction.TransactionVerdictFunction;
 import org.fraudpipe.schemas.avro.ArchivedTransaction;
 import org.fraudpipe.schemas.avro.Transaction;
+import org.fraudpipe.scoring.DecisionThresholds;
 
 /**
  * The parity check as a Flink BATCH job: the ideal features recomputed by the streaming job's own
@@ -49,6 +53,12 @@ public final class ParityPipeline {
 
     static final TypeInformation<Evidence> EVIDENCE = TypeInformation.of(Evidence.class);
     static final TypeInformation<WindowVerdict> VERDICT = TypeInformation.of(WindowVerdict.class);
+
+    /** A subtask's partial per-transaction report, serialized. */
+    static final TypeInformation<byte[]> PARTIAL_REPORT =
+            org.apache.flink.api.common.typeinfo.PrimitiveArrayTypeInfo
+                    .BYTE_PRIMITIVE_ARRAY_TYPE_INFO;
+
     private static final TypeInformation<Tuple2<String, Long>> WINDOW_KEY =
             new TupleTypeInfo<>(Types.STRING, Types.LONG);
 
@@ -181,6 +191,140 @@ public final class ParityPipeline {
             verdicts = verdicts.map(new VerdictScoring(scorerFactory), VERDICT).name("score ideal");
         }
         return verdicts;
+    }
+
+    /**
+     * Builds the per-transaction check (scores at arrival) on {@code env}, beside {@link #build}:
+     * every archived transaction of the period's trailing windows with the watermark bound its
+     * partition proves, the dead letters at their positions, the served transaction scores of the
+     * period and the labels, keyed by user and judged per user ({@link
+     * org.fraudpipe.parity.transaction.TransactionJudge}); each subtask folds its users' verdicts
+     * and emits its partial report once, serialized ({@link
+     * org.fraudpipe.parity.report.TransactionReportBuilder#fromBytes}).
+     *
+     * <pre>
+     * transactions (history + period + horizon) --> by partition, offset order --> ARCHIVED ---+
+     *                                          +--> by position --+                            |
+     * dead letters ---------------------------------- by position -+--> DEAD_LETTER ----------+--> by user
+     * transaction scores (period) --------------------------------------------------------------+    |
+     * labels -----------------------------------------------------------------------------------+  judge,
+     *                                                                       re-score, fold per subtask
+     * </pre>
+     *
+     * @param trailing T, the trailing window the scores were computed over
+     * @param scorerFactory the serving per-transaction model, or null not to re-score
+     * @param thresholds its decision thresholds (with a model), else null
+     * @param labelsGiven whether {@code in.labels()} carries the run's labels
+     */
+    public static DataStream<byte[]> buildTransactions(
+            StreamExecutionEnvironment env,
+            ParityStreams in,
+            ArchivePolicy policy,
+            ParityPeriod period,
+            long readEndMillis,
+            Duration trailing,
+            TransactionScorer.Factory scorerFactory,
+            DecisionThresholds thresholds,
+            boolean labelsGiven) {
+        if (env.getConfiguration().get(ExecutionOptions.RUNTIME_MODE)
+                != RuntimeExecutionMode.BATCH) {
+            throw new IllegalStateException(
+                    "the parity check runs in BATCH execution mode (execution.runtime-mode: BATCH)");
+        }
+        long from = period.isBounded() ? period.from().toEpochMilli() : Long.MIN_VALUE;
+        long to = period.isBounded() ? period.to().toEpochMilli() : Long.MAX_VALUE;
+        DataStream<Evidence> evidence =
+                transactionEvidence(in, policy, period, readEndMillis, trailing);
+        return evidence.keyBy(e -> e.userId, Types.STRING)
+                .transform(
+                        "judge transactions",
+                        PARTIAL_REPORT,
+                        new TransactionJudgeOperator(
+                                new TransactionVerdictFunction(
+                                        policy,
+                                        trailing,
+                                        from,
+                                        to,
+                                        scorerFactory,
+                                        thresholds,
+                                        labelsGiven)));
+    }
+
+    /**
+     * The evidence of the per-transaction check, not yet keyed: the archived transactions of the
+     * period's trailing windows with their partitions' watermark bounds, the dead letters at their
+     * positions, the served transaction scores of the period and the labels. Shared by {@link
+     * #buildTransactions} and the training export from an archive ({@link
+     * org.fraudpipe.parity.transaction.ArchivedTransactionRows}).
+     */
+    public static DataStream<Evidence> transactionEvidence(
+            ParityStreams in,
+            ArchivePolicy policy,
+            ParityPeriod period,
+            long readEndMillis,
+            Duration trailing) {
+        WindowAssignment windows = WindowAssignment.tumbling(policy.windowSize());
+        long from = period.isBounded() ? period.from().toEpochMilli() : Long.MIN_VALUE;
+        long to = period.isBounded() ? period.to().toEpochMilli() : Long.MAX_VALUE;
+        long historyFrom = period.isBounded() ? from - trailing.toMillis() : Long.MIN_VALUE;
+
+        DataStream<ArchivedTransaction> transactions = in.transactions();
+        if (in.transactionHistory() != null) {
+            transactions = transactions.union(in.transactionHistory());
+        }
+        DataStream<Evidence> archived =
+                transactions
+                        .assignTimestampsAndWatermarks(
+                                WatermarkStrategy.<ArchivedTransaction>noWatermarks()
+                                        .withTimestampAssigner((a, ts) -> a.getSourceOffset()))
+                        .name("offset order (transactions)")
+                        .keyBy(PartitionWatermarkBounds::partitionOf, Types.STRING)
+                        .process(
+                                new PartitionWatermarkBounds(
+                                        policy,
+                                        readEndMillis,
+                                        PartitionWatermarkBounds.Selection.eventTimes(
+                                                historyFrom, to),
+                                        windows),
+                                EVIDENCE)
+                        .name("trailing windows' transactions, with watermark bounds");
+        DataStream<Evidence> evidence = archived;
+        if (in.deadLetters() != null) {
+            evidence =
+                    evidence.union(
+                            archived.connect(in.deadLetters())
+                                    .keyBy(
+                                            e ->
+                                                    DeadLetterAttribution.position(
+                                                            e.archived.getSourceTopic(),
+                                                            e.archived.getSourcePartition(),
+                                                            e.archived.getSourceOffset()),
+                                            d ->
+                                                    DeadLetterAttribution.position(
+                                                            d.getSourceTopic(),
+                                                            d.getSourcePartition(),
+                                                            d.getSourceOffset()),
+                                            Types.STRING)
+                                    .process(new DeadLetterAttribution(), EVIDENCE)
+                                    .name("dead letters by position (transactions)"));
+        }
+        if (in.transactionScores() != null) {
+            evidence =
+                    evidence.union(
+                            in.transactionScores()
+                                    .filter(
+                                            s -> {
+                                                long t = s.getEventTime().toEpochMilli();
+                                                return t >= from && t < to;
+                                            })
+                                    .name("transaction scores in period")
+                                    .map(Evidence::transactionScore, EVIDENCE)
+                                    .name("served transaction scores"));
+        }
+        if (in.labels() != null) {
+            evidence = evidence.union(in.labels());
+        }
+        return evidence;
     }
 
     private static long eventTime(Transaction tx) {

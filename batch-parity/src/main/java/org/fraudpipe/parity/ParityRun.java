@@ -7,29 +7,36 @@ import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.LongSupplier;
 import org.apache.flink.api.common.RuntimeExecutionMode;
+import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.ExecutionOptions;
+import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.util.CloseableIterator;
 import org.fraudpipe.job.cli.JobCounters;
 import org.fraudpipe.job.cli.ProgressLine;
+import org.fraudpipe.job.config.Durations;
 import org.fraudpipe.job.scoring.OnnxPaneScorer;
 import org.fraudpipe.parity.input.InputCounts;
 import org.fraudpipe.parity.input.KafkaServed;
+import org.fraudpipe.parity.input.ParityInputException;
 import org.fraudpipe.parity.input.ParitySources;
 import org.fraudpipe.parity.input.PolicyResolver;
 import org.fraudpipe.parity.input.StreamInput;
 import org.fraudpipe.parity.report.ParityReport;
 import org.fraudpipe.parity.report.ParityThresholds;
 import org.fraudpipe.parity.report.ReportBuilder;
+import org.fraudpipe.parity.report.TransactionReportBuilder;
+import org.fraudpipe.parity.report.TransactionSection;
 import org.fraudpipe.schemas.archive.ArchiveStream;
 import org.fraudpipe.scoring.ModelMetadata;
 
 /**
- * One parity run: the BATCH job over resolved inputs, its verdicts folded into a report on the
- * client. The Flink environment is the one the caller's context gives ({@code
- * getExecutionEnvironment()}): a local MiniCluster from {@code ./fraud parity}, the cluster under
- * {@code flink run}.
+ * One parity run: the BATCH job over resolved inputs, its window verdicts folded into a report on
+ * the client, and (scores at arrival) its per-transaction verdicts folded on the cluster, one
+ * partial report per subtask merged here. The Flink environment is the one the caller's context
+ * gives ({@code getExecutionEnvironment()}): a local MiniCluster from {@code ./fraud parity}, the
+ * cluster under {@code flink run}.
  *
  * @param inputs what to read, per stream (resolved and checked)
  * @param policy the job's event-time policy (recorded with the inputs, see {@link
@@ -39,6 +46,7 @@ import org.fraudpipe.scoring.ModelMetadata;
  * @param kafka where served values are read in Kafka, or null to judge the archive's copy
  * @param scorer the model to re-score ideal features with, or null to skip score-level skew
  * @param parallelism the job's parallelism, or 0 for the environment's default
+ * @param transactions the per-transaction check (scores at arrival), or why there is none
  */
 public record ParityRun(
         ParityPeriod period,
@@ -50,7 +58,34 @@ public record ParityRun(
         OnnxPaneScorer.Factory scorer,
         ParityThresholds thresholds,
         int parallelism,
-        java.util.List<String> quietHours) {
+        java.util.List<String> quietHours,
+        TransactionCheck transactions) {
+
+    /** A run without the per-transaction check (replay files without transaction scores). */
+    public ParityRun(
+            ParityPeriod period,
+            String periodLabel,
+            Map<ArchiveStream, StreamInput> inputs,
+            PolicyResolver.Resolved policy,
+            long readEndMillis,
+            KafkaServed kafka,
+            OnnxPaneScorer.Factory scorer,
+            ParityThresholds thresholds,
+            int parallelism,
+            java.util.List<String> quietHours) {
+        this(
+                period,
+                periodLabel,
+                inputs,
+                policy,
+                readEndMillis,
+                kafka,
+                scorer,
+                thresholds,
+                parallelism,
+                quietHours,
+                TransactionCheck.off("no per-transaction scores given"));
+    }
 
     /** Runs the check and returns its report (not yet written). */
     public ParityReport execute() throws Exception {
@@ -91,22 +126,156 @@ public record ParityRun(
             streams = streams.withKafka(kafka.read(env));
         }
         ReportBuilder report = new ReportBuilder();
-        try (CloseableIterator<WindowVerdict> verdicts =
-                ParityPipeline.build(env, streams, policy.policy(), period, readEndMillis, scorer)
-                        .executeAndCollect("fraud parity " + periodLabel)) {
-            AtomicLong judged = new AtomicLong();
-            while (verdicts.hasNext()) {
-                report.add(verdicts.next());
-                if (judged.incrementAndGet() == 1 && progress.isOn()) {
-                    // BATCH: verdicts come once every transaction is read and sorted by window.
-                    progress.stage(
-                            "checking " + periodLabel + ", windows judged",
-                            judged::get,
-                            () -> ProgressLine.UNKNOWN);
+        DataStream<WindowVerdict> windowVerdicts =
+                ParityPipeline.build(env, streams, policy.policy(), period, readEndMillis, scorer);
+        ModelMetadata transactionModel = null;
+        TransactionSection section;
+        AtomicLong judged = new AtomicLong();
+        if (!transactions.checked()) {
+            section = TransactionSection.notChecked(transactions.notChecked());
+            try (CloseableIterator<WindowVerdict> verdicts =
+                    windowVerdicts.executeAndCollect("fraud parity " + periodLabel)) {
+                while (verdicts.hasNext()) {
+                    fold(verdicts.next(), report, judged, progress);
                 }
             }
+        } else {
+            if (transactions.scorer() != null) {
+                transactionModel = transactions.scorer().check();
+            }
+            streams =
+                    ParitySources.withTransactions(
+                            env,
+                            streams,
+                            transactions.history(),
+                            transactions.scores(),
+                            transactions.labels());
+            DataStream<byte[]> partials =
+                    ParityPipeline.buildTransactions(
+                            env,
+                            streams,
+                            policy.policy(),
+                            period,
+                            readEndMillis,
+                            transactions.trailing(),
+                            transactions.scorer(),
+                            transactions.scorer() == null ? null : transactions.thresholds(),
+                            transactions.labels() != null);
+            TransactionReportBuilder merged =
+                    new TransactionReportBuilder(transactions.labels() != null);
+            DataStream<ParityOutput> outputs =
+                    windowVerdicts
+                            .map(ParityOutput::of, TypeInformation.of(ParityOutput.class))
+                            .name("window verdicts")
+                            .union(
+                                    partials.map(
+                                                    ParityOutput::of,
+                                                    TypeInformation.of(ParityOutput.class))
+                                            .name("partial transaction reports"));
+            try (CloseableIterator<ParityOutput> all =
+                    outputs.executeAndCollect("fraud parity " + periodLabel)) {
+                while (all.hasNext()) {
+                    ParityOutput o = all.next();
+                    if (o.window != null) {
+                        fold(o.window, report, judged, progress);
+                    } else {
+                        merged.merge(TransactionReportBuilder.fromBytes(o.transactionReport));
+                    }
+                }
+            }
+            checkServing(merged, transactionModel);
+            section =
+                    merged.section(true, "", transactionModel == null ? "" : transactionModel.id());
         }
-        return report.build(describe(model), thresholds);
+        return report.build(describe(model, transactionModel), thresholds, section);
+    }
+
+    /** Folds a window verdict into {@code report}, showing progress. */
+    private void fold(
+            WindowVerdict verdict, ReportBuilder report, AtomicLong judged, ProgressLine progress) {
+        report.add(verdict);
+        if (judged.incrementAndGet() == 1 && progress.isOn()) {
+            // BATCH: verdicts come once every transaction is read and sorted by window.
+            progress.stage(
+                    "checking " + periodLabel + ", windows judged",
+                    judged::get,
+                    () -> ProgressLine.UNKNOWN);
+        }
+    }
+
+    /**
+     * The answers must come from what the run re-scores with and recomputes over: the same model,
+     * the same trailing window, decisions by the same thresholds. Otherwise the comparison would
+     * price another model's skew: bad input (exit 2), naming both.
+     */
+    private void checkServing(TransactionReportBuilder merged, ModelMetadata model)
+            throws ParityInputException {
+        long trailing = transactions.trailing().toMillis();
+        for (long t : merged.trailingWindows()) {
+            if (t != trailing) {
+                throw new ParityInputException(
+                        "transaction scores were computed over a trailing window of "
+                                + Durations.format(java.time.Duration.ofMillis(t))
+                                + ", but the check recomputes over "
+                                + Durations.format(transactions.trailing())
+                                + " (--trailing-window; default: the recorded window size): give"
+                                + " the job's --trailing-window");
+            }
+        }
+        if (model == null) {
+            return;
+        }
+        for (String served : merged.servedModels()) {
+            if (!served.equals(model.id())) {
+                throw new ParityInputException(
+                        "transaction scores were served by model "
+                                + served
+                                + ", but the check re-scores with "
+                                + model.id()
+                                + " (--transaction-model; default: the shipped per-transaction"
+                                + " model): give the model that served, or --no-score-skew");
+            }
+        }
+        if (merged.offThresholds() > 0) {
+            throw new ParityInputException(
+                    merged.offThresholds()
+                            + " transaction score(s) carry a decision that the thresholds review "
+                            + transactions.thresholds().review()
+                            + ", block "
+                            + transactions.thresholds().block()
+                            + " do not give their score (e.g. "
+                            + merged.offThresholdExamples().get(0)
+                            + "): give the job's --transaction-review-threshold and"
+                            + " --transaction-block-threshold");
+        }
+    }
+
+    private Map<String, Object> describe(ModelMetadata model, ModelMetadata transactionModel) {
+        Map<String, Object> run = describe(model);
+        run.put(
+                "perTransaction",
+                transactions.checked()
+                        ? "checked: trailing window "
+                                + Durations.format(transactions.trailing())
+                                + (transactions.history() == null
+                                        ? ""
+                                        : ", history before the period read from "
+                                                + transactions.history().described())
+                        : "not checked: " + transactions.notChecked());
+        if (transactions.checked()) {
+            run.put(
+                    "transactionModel",
+                    transactionModel == null
+                            ? "none (score skew not measured)"
+                            : transactionModel.id()
+                                    + " (review "
+                                    + transactions.thresholds().review()
+                                    + ", block "
+                                    + transactions.thresholds().block()
+                                    + ")");
+            run.put("labels", transactions.labels() == null ? "none" : transactions.labels());
+        }
+        return run;
     }
 
     private Map<String, Object> describe(ModelMetadata model) {
@@ -127,7 +296,9 @@ public record ParityRun(
                         + " max-flipped-decisions="
                         + thresholds.maxFlippedDecisions()
                         + " max-flipped-rate="
-                        + thresholds.maxFlippedRate());
+                        + thresholds.maxFlippedRate()
+                        + " max-transaction-flipped-rate="
+                        + thresholds.maxTransactionFlippedRate());
         run.put("quietHours", quietHours.isEmpty() ? "none" : String.join(" ", quietHours));
         return run;
     }

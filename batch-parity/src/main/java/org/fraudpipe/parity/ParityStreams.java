@@ -7,6 +7,7 @@ import org.fraudpipe.schemas.avro.DeadLetter;
 import org.fraudpipe.schemas.avro.FeatureRecord;
 import org.fraudpipe.schemas.avro.LateRecord;
 import org.fraudpipe.schemas.avro.ScoreRecord;
+import org.fraudpipe.schemas.avro.TransactionScore;
 
 /**
  * The bounded inputs of a parity run, wherever they were read from (archive, replay files, a test's
@@ -20,6 +21,11 @@ import org.fraudpipe.schemas.avro.ScoreRecord;
  * @param deadLetters may be null: no window is then explained by dead letters
  * @param kafka null unless served values are read from the compacted topics: their panes and scores
  *     as {@link Evidence.Kind#KAFKA_SERVED} and {@link Evidence.Kind#KAFKA_SCORE}
+ * @param transactionHistory the transactions received before the period whose event time lies in
+ *     the trailing window of the period's first transactions (the per-transaction check only); may
+ *     be null
+ * @param transactionScores the per-transaction scores as served; may be null (none in the period)
+ * @param labels fraud labels of transactions ({@link Evidence.Kind#LABEL}); may be null
  */
 public record ParityStreams(
         DataStream<ArchivedTransaction> transactions,
@@ -27,7 +33,10 @@ public record ParityStreams(
         DataStream<ScoreRecord> scores,
         DataStream<LateRecord> late,
         DataStream<DeadLetter> deadLetters,
-        DataStream<Evidence> kafka) {
+        DataStream<Evidence> kafka,
+        DataStream<ArchivedTransaction> transactionHistory,
+        DataStream<TransactionScore> transactionScores,
+        DataStream<Evidence> labels) {
 
     public ParityStreams {
         Objects.requireNonNull(transactions, "transactions");
@@ -41,11 +50,37 @@ public record ParityStreams(
             DataStream<ScoreRecord> scores,
             DataStream<LateRecord> late,
             DataStream<DeadLetter> deadLetters) {
-        this(transactions, served, scores, late, deadLetters, null);
+        this(transactions, served, scores, late, deadLetters, null, null, null, null);
     }
 
     /** The same inputs with served values also read from Kafka. */
     public ParityStreams withKafka(DataStream<Evidence> kafkaEvidence) {
-        return new ParityStreams(transactions, served, scores, late, deadLetters, kafkaEvidence);
+        return new ParityStreams(
+                transactions,
+                served,
+                scores,
+                late,
+                deadLetters,
+                kafkaEvidence,
+                transactionHistory,
+                transactionScores,
+                labels);
+    }
+
+    /** The same inputs with those of the per-transaction check (each may be null). */
+    public ParityStreams withTransactionInputs(
+            DataStream<ArchivedTransaction> history,
+            DataStream<TransactionScore> transactionScores,
+            DataStream<Evidence> labels) {
+        return new ParityStreams(
+                transactions,
+                served,
+                scores,
+                late,
+                deadLetters,
+                kafka,
+                history,
+                transactionScores,
+                labels);
     }
 }

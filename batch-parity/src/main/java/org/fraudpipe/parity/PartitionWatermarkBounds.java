@@ -34,8 +34,9 @@ import org.fraudpipe.schemas.avro.ArchivedTransaction;
  * <p>Runs keyed by (topic, partition) in BATCH mode with each record's timestamp set to its offset:
  * Flink's BATCH execution sorts a keyed input by key and then timestamp, so a partition's records
  * arrive here in offset order (checked: out of order is an error, never a silent wrong bound).
- * Memory: three values per partition. Emits the {@link Evidence#archived} of records whose window
- * is in the period; the others were read only for their event time.
+ * Memory: three values per partition. Emits the {@link Evidence#archived} of the records its {@link
+ * Selection} picks (the window check: those whose window is in the period; the per-transaction
+ * check: those of the period's trailing windows); the others were read only for their event time.
  */
 final class PartitionWatermarkBounds
         extends KeyedProcessFunction<String, ArchivedTransaction, Evidence> {
@@ -49,7 +50,7 @@ final class PartitionWatermarkBounds
     private final long idleGapMillis;
     private final long futureToleranceMillis;
     private final long readEndMillis;
-    private final ParityPeriod period;
+    private final Selection selection;
     private final WindowAssignment windows;
 
     private transient ValueState<Long> maxEventTime;
@@ -58,12 +59,46 @@ final class PartitionWatermarkBounds
     private transient ValueState<Boolean> mayHaveBeenIdle;
 
     /**
+     * Which records get their bound emitted (the others are read only for their event time), by
+     * event time. Serializable: it travels with the operator.
+     */
+    @FunctionalInterface
+    interface Selection extends java.io.Serializable {
+        boolean emits(long eventTimeMillis);
+
+        /** The records whose window starts in {@code period}: the window check's. */
+        static Selection windowsIn(ParityPeriod period, WindowAssignment windows) {
+            return eventTime -> period.containsWindowStart(windows.startOf(eventTime));
+        }
+
+        /** The records with an event time in {@code [from, to)}. */
+        static Selection eventTimes(long from, long to) {
+            return eventTime -> eventTime >= from && eventTime < to;
+        }
+    }
+
+    /**
+     * The window check's: emits the records whose window starts in {@code period}.
+     *
      * @param readEndMillis event times up to here were read ({@link Long#MAX_VALUE}: everything)
      */
     PartitionWatermarkBounds(
             ArchivePolicy policy,
             long readEndMillis,
             ParityPeriod period,
+            WindowAssignment windows) {
+        this(policy, readEndMillis, Selection.windowsIn(period, windows), windows);
+    }
+
+    /**
+     * @param readEndMillis event times up to here were read ({@link Long#MAX_VALUE}: everything)
+     * @param selection which records to emit
+     * @param windows the window of an emitted record ({@link Evidence#windowStart})
+     */
+    PartitionWatermarkBounds(
+            ArchivePolicy policy,
+            long readEndMillis,
+            Selection selection,
             WindowAssignment windows) {
         this.outOfOrdernessMillis = policy.outOfOrderness().toMillis();
         Duration idleness = policy.idleness();
@@ -76,7 +111,7 @@ final class PartitionWatermarkBounds
                                         - Math.min(IDLE_MARGIN_MILLIS, idleness.toMillis() / 2));
         this.futureToleranceMillis = policy.futureTolerance().toMillis();
         this.readEndMillis = readEndMillis;
-        this.period = period;
+        this.selection = selection;
         this.windows = windows;
     }
 
@@ -118,7 +153,7 @@ final class PartitionWatermarkBounds
         }
         long eventTime = a.getTransaction().getEventTime().toEpochMilli();
         long windowStart = windows.startOf(eventTime);
-        if (period.containsWindowStart(windowStart)) {
+        if (selection.emits(eventTime)) {
             Long max = maxEventTime.value();
             String caveat = null;
             if (Boolean.TRUE.equals(mayHaveBeenIdle.value())) {

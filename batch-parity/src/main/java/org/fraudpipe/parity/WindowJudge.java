@@ -127,6 +127,9 @@ public final class WindowJudge {
                 case ARCHIVED -> archivedEvidence.add(e);
                 case LATE -> late.add(e.late);
                 case DEAD_LETTER -> deadLetters.add(e.deadLetter);
+                case TRANSACTION_SCORE, LABEL ->
+                        throw new IllegalArgumentException(
+                                "per-transaction evidence in a window's: " + e);
             }
         }
         archivedEvidence.sort(Comparator.comparing(e -> e.archived, ARRIVAL_ORDER));

@@ -23,11 +23,14 @@ import org.fraudpipe.job.replay.ReplayConfig;
 import org.fraudpipe.parity.cli.ParityCommand;
 import org.fraudpipe.parity.report.ReportFiles;
 import org.fraudpipe.parity.report.ReportJson;
+import org.fraudpipe.parity.transaction.TransactionCause;
 import org.fraudpipe.schemas.avro.FeatureRecord;
 import org.fraudpipe.schemas.avro.LateReason;
 import org.fraudpipe.schemas.avro.LateRecord;
 import org.fraudpipe.schemas.avro.Transaction;
+import org.fraudpipe.schemas.avro.TransactionScore;
 import org.fraudpipe.schemas.json.TransactionJson;
+import org.fraudpipe.sim.LabelJson;
 import org.fraudpipe.sim.SimulatedRecord;
 import org.fraudpipe.sim.SimulationConfig;
 import org.fraudpipe.sim.TransactionSimulator;
@@ -70,14 +73,24 @@ class ParityReplayIT {
         messyOut = replay(messy, "messy-out", "1m", "1m");
     }
 
+    /** Simulates into {@code name}, with the labels next to it ({@code <name>.labels.jsonl}). */
     static Path simulate(String name, SimulationConfig config) throws Exception {
         StringBuilder text = new StringBuilder();
+        StringBuilder labels = new StringBuilder();
         for (SimulatedRecord r : TransactionSimulator.generateAll(config)) {
             text.append(r.jsonLine()).append('\n');
+            if (!r.retryCopy()) {
+                labels.append(LabelJson.toJsonLine(r.label())).append('\n');
+            }
         }
         Path file = shared.resolve(name);
         Files.writeString(file, text, StandardCharsets.UTF_8);
+        Files.writeString(labelsOf(file), labels, StandardCharsets.UTF_8);
         return file;
+    }
+
+    static Path labelsOf(Path transactions) {
+        return transactions.resolveSibling(transactions.getFileName() + ".labels.jsonl");
     }
 
     static Path replay(Path input, String outName, String windowSize, String lateness)
@@ -113,6 +126,24 @@ class ParityReplayIT {
             return report.get("byCause").get(cause.name()).asLong();
         }
 
+        /** The per-transaction section. */
+        JsonNode tx() {
+            return report.get("transactions");
+        }
+
+        long txByCause(TransactionCause cause) {
+            return tx().get("byCause").get(cause.name()).asLong();
+        }
+
+        List<JsonNode> txExamples(TransactionCause cause) {
+            List<JsonNode> out = new ArrayList<>();
+            JsonNode list = tx().get("examples").get(cause.name());
+            if (list != null) {
+                list.forEach(out::add);
+            }
+            return out;
+        }
+
         List<String> exampleUsers(Cause cause) {
             List<String> users = new ArrayList<>();
             JsonNode list = report.get("examples").get(cause.name());
@@ -145,8 +176,9 @@ class ParityReplayIT {
     /**
      * The replay's files as parity inputs. The simulations here are far messier than production
      * traffic (6 % of the messy replay's windows differ from batch, all explained): the explained
-     * share is not limited, so that the scenarios test the explanations; the default limits have
-     * their own tests ({@code ReportBuilderTest}).
+     * share and the flipped transaction decisions (a few among a few hundred transactions) are not
+     * limited, so that the scenarios test the explanations; the default limits have their own tests
+     * ({@code ReportBuilderTest}).
      */
     static String[] replayInputs(Path transactions, Path out, String windowSize) {
         return new String[] {
@@ -155,8 +187,10 @@ class ParityReplayIT {
             "--scores", out.resolve("scores.jsonl").toString(),
             "--late", out.resolve("late.jsonl").toString(),
             "--dead-letters", out.resolve("dead-letters.jsonl").toString(),
+            "--transaction-scores", out.resolve("transaction-scores.jsonl").toString(),
             "--window-size", windowSize,
-            "--max-mismatch-rate", "1"
+            "--max-mismatch-rate", "1",
+            "--max-transaction-flipped-rate", "1"
         };
     }
 
@@ -175,6 +209,22 @@ class ParityReplayIT {
         assertThat(skew.get("compared").asLong()).isPositive();
         assertThat(skew.get("otherModelVersion").asLong()).isZero();
         assertThat(Files.readString(o.dir().resolve(ReportFiles.HTML))).contains("PASS");
+        // Scores at arrival on the same messy traffic: every difference explained, the state
+        // bound included (1m lateness, records hours late).
+        assertThat(o.tx().get("checked").asBoolean()).isTrue();
+        assertThat(o.tx().get("transactions").get("alarms").asLong()).isZero();
+        assertThat(o.txByCause(TransactionCause.MATCH)).isPositive();
+        assertThat(o.txByCause(TransactionCause.ARRIVED_LATER)).isPositive();
+        assertThat(o.txByCause(TransactionCause.EVICTED)).isPositive();
+        assertThat(o.txByCause(TransactionCause.QUARANTINED)).isPositive();
+        JsonNode records = o.tx().get("records");
+        assertThat(records.get("answers").asLong()).isEqualTo(records.get("arrivals").asLong());
+        assertThat(records.get("retries").asLong()).isPositive();
+        assertThat(records.get("historyIncomplete").asLong()).isPositive();
+        JsonNode txSkew = o.tx().get("scoreSkew");
+        assertThat(txSkew.get("compared").asLong())
+                .isEqualTo(o.tx().get("transactions").get("judged").asLong());
+        assertThat(o.stdout()).contains("; transactions: ").contains(" judged, ");
     }
 
     @Test
@@ -203,7 +253,8 @@ class ParityReplayIT {
                         "byHour",
                         "lateness",
                         "scoreSkew",
-                        "examples")) {
+                        "examples",
+                        "transactions")) {
             assertThat(fromArchive.report().get(section))
                     .as(section)
                     .isEqualTo(fromFiles.report().get(section));
@@ -295,7 +346,12 @@ class ParityReplayIT {
         Path tamperedOut = shared.resolve("tampered-out");
         Files.createDirectories(tamperedOut);
         for (String f :
-                List.of("scores.jsonl", "late.jsonl", "dead-letters.jsonl", "policy.json")) {
+                List.of(
+                        "scores.jsonl",
+                        "late.jsonl",
+                        "dead-letters.jsonl",
+                        "transaction-scores.jsonl",
+                        "policy.json")) {
             Files.copy(messyOut.resolve(f), tamperedOut.resolve(f));
         }
         Files.write(tamperedOut.resolve("features.jsonl"), served);
@@ -393,6 +449,18 @@ class ParityReplayIT {
                                 + second.report().get("windows").get("judged").asLong())
                 .isEqualTo(judgedAll);
         assertThat(first.stdout()).contains("2026-11-28");
+        // Scores at arrival: each transaction judged by the day of its event time, with the
+        // trailing window reaching back into the previous day.
+        for (Outcome o : List.of(all, first, second)) {
+            assertThat(o.tx().get("transactions").get("alarms").asLong()).isZero();
+        }
+        for (TransactionCause c : TransactionCause.values()) {
+            assertThat(first.txByCause(c) + second.txByCause(c))
+                    .as(c.name())
+                    .isEqualTo(all.txByCause(c));
+        }
+        assertThat(all.tx().get("transactions").get("judged").asLong()).isEqualTo(lines.size());
+        assertThat(all.txByCause(TransactionCause.ARRIVED_LATER)).isPositive();
     }
 
     @Test
@@ -403,6 +471,7 @@ class ParityReplayIT {
         byte[] html = Files.readAllBytes(dir.resolve(ReportFiles.HTML));
         Outcome again = parity(dir, replayInputs(messy, messyOut, "1m"));
         assertThat(again.exitCode()).isZero();
+        assertThat(again.tx().get("checked").asBoolean()).isTrue();
         assertThat(Files.readAllBytes(dir.resolve(ReportFiles.JSON))).isEqualTo(json);
         assertThat(Files.readAllBytes(dir.resolve(ReportFiles.HTML))).isEqualTo(html);
         try (var files = Files.list(dir)) {
@@ -456,6 +525,7 @@ class ParityReplayIT {
                         "scores.jsonl",
                         "late.jsonl",
                         "dead-letters.jsonl",
+                        "transaction-scores.jsonl",
                         "policy.json")) {
             Files.copy(messyOut.resolve(f), copy.resolve(f));
         }
@@ -611,6 +681,363 @@ class ParityReplayIT {
                         "2026-11-29",
                         "--no-score-skew");
         assertThat(next.stderr()).doesNotContain("two event-time policies");
+    }
+
+    // ---- Scores at arrival: the per-transaction section -------------------------------------
+
+    @Test
+    void aRecordArrivingAfterTheTransactionsItBelongsToIsArrivedLaterWithExactCounts()
+            throws Exception {
+        Instant w = Instant.parse("2026-11-28T12:00:00Z");
+        Transaction a = tx("a", "late-user", w, 1_000, "d1");
+        Transaction b = tx("b", "late-user", w.plusSeconds(10), 2_000, "d1");
+        Transaction c = tx("c", "late-user", w.plusSeconds(20), 3_000, "d2");
+        // r happened at 5 s but reaches Kafka at 30 s: after b and c, whose trailing minutes
+        // (-50 s, 10 s] and (-40 s, 20 s] hold it; a's (-60 s, 0 s] does not.
+        Transaction r = tx("r", "late-user", w.plusSeconds(5), 4_000, "d3");
+        Transaction calm1 = tx("q1", "calm-user", w.plusSeconds(3), 10, "d1");
+        Transaction calm2 = tx("q2", "calm-user", w.plusSeconds(8), 20, "d1");
+        Path file = shared.resolve("arrived-later.jsonl");
+        Files.write(
+                file,
+                List.of(
+                        TransactionJson.toJsonLine(a, w.plusMillis(100)),
+                        TransactionJson.toJsonLine(calm1, w.plusMillis(3_100)),
+                        TransactionJson.toJsonLine(calm2, w.plusMillis(8_100)),
+                        TransactionJson.toJsonLine(b, w.plusMillis(10_100)),
+                        TransactionJson.toJsonLine(c, w.plusMillis(20_100)),
+                        TransactionJson.toJsonLine(r, w.plusSeconds(30))));
+        Path out = replay(file, "arrived-later-out", "1m", "1m");
+
+        Outcome o = parity(shared.resolve("r-arrived-later"), replayInputs(file, out, "1m"));
+
+        assertThat(o.exitCode()).as(o.stderr()).isZero();
+        assertThat(o.tx().get("transactions").get("judged").asLong()).isEqualTo(6);
+        assertThat(o.txByCause(TransactionCause.ARRIVED_LATER)).isEqualTo(2);
+        assertThat(o.txByCause(TransactionCause.MATCH)).isEqualTo(4);
+        assertThat(o.tx().get("transactions").get("alarms").asLong()).isZero();
+        List<JsonNode> affected = o.txExamples(TransactionCause.ARRIVED_LATER);
+        assertThat(affected)
+                .extracting(f -> f.get("transactionId").asText())
+                .containsExactly("b", "c");
+        for (JsonNode f : affected) {
+            assertThat(f.get("differingFeatures").toString()).contains("txCount");
+            assertThat(f.get("named")).hasSize(1);
+            JsonNode named = f.get("named").get(0);
+            assertThat(named.get("transactionId").asText()).isEqualTo("r");
+            assertThat(named.get("delayMillis").asLong()).isEqualTo(25_000);
+        }
+        assertThat(affected.get(0).get("named").get(0).get("afterScoredMillis").asLong())
+                .isEqualTo(19_900);
+        assertThat(affected.get(1).get("named").get(0).get("afterScoredMillis").asLong())
+                .isEqualTo(9_900);
+        assertThat(o.tx().get("records").get("arrivedLaterRecords").asLong()).isEqualTo(1);
+        JsonNode chart = o.tx().get("arrivedLaterDelay");
+        long inMinute = 0;
+        for (JsonNode bucket : chart) {
+            if (bucket.get("label").asText().equals("<= 1 min")) {
+                inMinute = bucket.get("count").asLong();
+            }
+        }
+        assertThat(inMinute).isEqualTo(1);
+        assertThat(o.stdout()).contains("6 judged, 4 match, 2 explained (ARRIVED_LATER=2)");
+        assertThat(Files.readString(o.dir().resolve(ReportFiles.HTML)))
+                .contains("Scores at arrival")
+                .contains("ARRIVED_LATER r at arrived-later.jsonl-0@6");
+    }
+
+    /** The messy replay's transaction scores, one line per id answered once, by id. */
+    private static Map<String, String> singleAnswers() throws Exception {
+        Map<String, String> byId = new LinkedHashMap<>();
+        Map<String, Integer> count = new java.util.HashMap<>();
+        for (String line : Files.readAllLines(messyOut.resolve("transaction-scores.jsonl"))) {
+            TransactionScore s = AvroJson.fromJsonLine(line, TransactionScore.class);
+            count.merge(s.getTransactionId(), 1, Integer::sum);
+            byId.put(s.getTransactionId(), line);
+        }
+        byId.keySet().removeIf(id -> count.get(id) > 1);
+        return byId;
+    }
+
+    @Test
+    void aTamperedServedTransactionScoreIsUnexplained() throws Exception {
+        List<String> lines = Files.readAllLines(messyOut.resolve("transaction-scores.jsonl"));
+        Map<String, String> single = singleAnswers();
+        String victim = null;
+        for (String line : single.values()) {
+            TransactionScore s = AvroJson.fromJsonLine(line, TransactionScore.class);
+            if (s.getFeatures().getTxCount() >= 2 && s.getFeatures().getHistoryComplete()) {
+                victim = line;
+                break;
+            }
+        }
+        assertThat(victim).isNotNull();
+        TransactionScore tampered = AvroJson.fromJsonLine(victim, TransactionScore.class);
+        tampered.getFeatures().setAmountSum(tampered.getFeatures().getAmountSum() + 1);
+        List<String> copy = new ArrayList<>(lines);
+        copy.set(copy.indexOf(victim), AvroJson.toJsonLine(tampered));
+        Path out = outputsWith("tampered-tx-out", "transaction-scores.jsonl", copy);
+
+        Outcome o = parity(shared.resolve("r-tampered-tx"), replayInputs(messy, out, "1m"));
+
+        assertThat(o.exitCode()).isEqualTo(ParityCommand.EXIT_SKEW);
+        assertThat(o.txByCause(TransactionCause.UNEXPLAINED)).isEqualTo(1);
+        assertThat(o.tx().get("transactions").get("alarms").asLong()).isEqualTo(1);
+        assertThat(o.report().get("windows").get("alarms").asLong()).isZero();
+        JsonNode f = o.txExamples(TransactionCause.UNEXPLAINED).get(0);
+        assertThat(f.get("transactionId").asText()).isEqualTo(tampered.getTransactionId());
+        assertThat(f.get("note").asText()).contains("as of arrival");
+        assertThat(o.stdout()).startsWith("parity FAIL").contains("(UNEXPLAINED=1)");
+        assertThat(o.report().get("violations").get(0).asText())
+                .contains("0 unexplained window(s) and 1 transaction alarm(s)");
+    }
+
+    @Test
+    void aScoreLostBetweenTheStreamAndTheArchiveIsAMissingScore() throws Exception {
+        List<String> lines = Files.readAllLines(messyOut.resolve("transaction-scores.jsonl"));
+        String lost = singleAnswers().values().iterator().next();
+        List<String> copy = new ArrayList<>(lines);
+        copy.remove(lost);
+        Path out = outputsWith("lost-tx-out", "transaction-scores.jsonl", copy);
+
+        Outcome o = parity(shared.resolve("r-lost-tx"), replayInputs(messy, out, "1m"));
+
+        assertThat(o.exitCode()).isEqualTo(ParityCommand.EXIT_SKEW);
+        assertThat(o.txByCause(TransactionCause.MISSING_SCORE)).isEqualTo(1);
+        assertThat(o.tx().get("transactions").get("alarms").asLong()).isEqualTo(1);
+        assertThat(
+                        o.txExamples(TransactionCause.MISSING_SCORE)
+                                .get(0)
+                                .get("transactionId")
+                                .asText())
+                .isEqualTo(AvroJson.fromJsonLine(lost, TransactionScore.class).getTransactionId());
+        assertThat(o.stdout()).contains("(MISSING_SCORE=1)");
+    }
+
+    @Test
+    void cleanOnTimeTrafficMatchesEveryTransactionUnderTheDefaultThresholds() throws Exception {
+        // Simulated traffic delivered in event-time order, each record 150 ms after it happened.
+        List<Transaction> txs = new ArrayList<>();
+        for (SimulatedRecord r :
+                TransactionSimulator.generateAll(
+                        SimulationConfig.builder()
+                                .users(20)
+                                .start(Instant.parse("2026-11-28T12:00:00Z"))
+                                .duration(Duration.ofHours(1))
+                                .seed(23)
+                                .txPerUserDay(600)
+                                .duplicateRate(0)
+                                .futureRate(0)
+                                .hoursLateShare(0)
+                                .malformedRate(0)
+                                .build())) {
+            txs.add(r.transaction());
+        }
+        txs.sort(
+                java.util.Comparator.comparing(Transaction::getEventTime)
+                        .thenComparing(Transaction::getTransactionId));
+        List<String> lines = new ArrayList<>();
+        txs.forEach(
+                t -> lines.add(TransactionJson.toJsonLine(t, t.getEventTime().plusMillis(150))));
+        Path file = shared.resolve("clean.jsonl");
+        Files.write(file, lines);
+        Path out = replay(file, "clean-out", "1m", "1m");
+
+        Outcome o =
+                parity(
+                        shared.resolve("r-clean-tx"),
+                        "--transactions",
+                        file.toString(),
+                        "--served",
+                        out.resolve("features.jsonl").toString(),
+                        "--scores",
+                        out.resolve("scores.jsonl").toString(),
+                        "--late",
+                        out.resolve("late.jsonl").toString(),
+                        "--dead-letters",
+                        out.resolve("dead-letters.jsonl").toString(),
+                        "--transaction-scores",
+                        out.resolve("transaction-scores.jsonl").toString());
+
+        assertThat(o.exitCode()).as(o.stderr() + o.stdout()).isZero();
+        JsonNode counts = o.tx().get("transactions");
+        assertThat(counts.get("judged").asLong()).isEqualTo(txs.size());
+        assertThat(counts.get("matched").asLong()).isEqualTo(txs.size());
+        assertThat(counts.get("differingRate").asDouble()).isZero();
+        JsonNode skew = o.tx().get("scoreSkew");
+        assertThat(skew.get("compared").asLong()).isEqualTo(txs.size());
+        assertThat(skew.get("maxAbsDelta").asDouble()).isZero();
+        assertThat(o.stdout())
+                .contains(
+                        txs.size()
+                                + " judged, "
+                                + txs.size()
+                                + " match, 0 explained, 0 unexplained");
+    }
+
+    @Test
+    void labelsPriceTheSkewInFraud() throws Exception {
+        List<String> args = new ArrayList<>(List.of(replayInputs(messy, messyOut, "1m")));
+        args.addAll(List.of("--labels", labelsOf(messy).toString()));
+
+        Outcome o = parity(shared.resolve("r-labels"), args.toArray(String[]::new));
+
+        assertThat(o.exitCode()).as(o.stderr()).isZero();
+        JsonNode labels = o.tx().get("scoreSkew").get("labels");
+        assertThat(labels.get("given").asBoolean()).isTrue();
+        assertThat(labels.get("labelled").asLong())
+                .isEqualTo(o.tx().get("scoreSkew").get("compared").asLong());
+        assertThat(labels.get("unlabelled").asLong()).isZero();
+        assertThat(labels.get("fraudulent").asLong()).isPositive();
+        assertThat(o.stdout()).contains("fraud(s) let through");
+    }
+
+    @Test
+    void scoresOfAnotherModelOrTrailingWindowAreBadInputNamingBoth() throws Exception {
+        List<String> relabelled = new ArrayList<>();
+        for (String line : Files.readAllLines(messyOut.resolve("transaction-scores.jsonl"))) {
+            TransactionScore s = AvroJson.fromJsonLine(line, TransactionScore.class);
+            s.setModelVersion("1999-01-01-other");
+            relabelled.add(AvroJson.toJsonLine(s));
+        }
+        Path out = outputsWith("other-model-out", "transaction-scores.jsonl", relabelled);
+
+        Outcome model = parity(shared.resolve("r-other-model"), replayInputs(messy, out, "1m"));
+        assertThat(model.exitCode()).isEqualTo(ParityCommand.EXIT_BAD_INPUT);
+        assertThat(model.stderr())
+                .contains("served by model fraud-transaction:1999-01-01-other")
+                .contains("re-scores with fraud-transaction:")
+                .contains("--transaction-model");
+        assertThat(model.report()).isNull();
+
+        List<String> args = new ArrayList<>(List.of(replayInputs(messy, messyOut, "1m")));
+        args.addAll(List.of("--trailing-window", "2m"));
+        Outcome trailing = parity(shared.resolve("r-other-trailing"), args.toArray(String[]::new));
+        assertThat(trailing.exitCode()).isEqualTo(ParityCommand.EXIT_BAD_INPUT);
+        assertThat(trailing.stderr())
+                .contains("trailing window of 1m")
+                .contains("recomputes over 2m");
+    }
+
+    private static Path messyArchive;
+
+    /** The messy simulation replayed into an archive (once). */
+    private static synchronized Path messyArchive() throws Exception {
+        if (messyArchive == null) {
+            Path archive = shared.resolve("messy-archive-tx");
+            replay(messy, "messy-archive-tx-out", "1m", "1m", archive);
+            messyArchive = archive;
+        }
+        return messyArchive;
+    }
+
+    @Test
+    void aScoreLostFromTheArchiveIsAMissingScore() throws Exception {
+        Path archive = copyOf(messyArchive(), "archive-lost-score");
+        // Take one answer out of one committed Avro file of transaction-scores/.
+        Path file;
+        try (var files = Files.walk(archive.resolve("transaction-scores"))) {
+            file =
+                    files.filter(p -> p.getFileName().toString().endsWith(".avro"))
+                            .sorted()
+                            .findFirst()
+                            .orElseThrow();
+        }
+        List<TransactionScore> kept = new ArrayList<>();
+        TransactionScore removed = null;
+        Map<String, Integer> answers = new java.util.HashMap<>();
+        for (String line : Files.readAllLines(messyOut.resolve("transaction-scores.jsonl"))) {
+            answers.merge(
+                    AvroJson.fromJsonLine(line, TransactionScore.class).getTransactionId(),
+                    1,
+                    Integer::sum);
+        }
+        try (var reader =
+                new org.apache.avro.file.DataFileReader<>(
+                        file.toFile(),
+                        new org.apache.avro.specific.SpecificDatumReader<>(
+                                TransactionScore.class))) {
+            for (TransactionScore s : reader) {
+                if (removed == null && answers.get(s.getTransactionId()) == 1) {
+                    removed = s;
+                } else {
+                    kept.add(s);
+                }
+            }
+        }
+        assertThat(removed).isNotNull();
+        try (var writer =
+                new org.apache.avro.file.DataFileWriter<>(
+                        new org.apache.avro.specific.SpecificDatumWriter<>(
+                                TransactionScore.class))) {
+            writer.create(TransactionScore.getClassSchema(), file.toFile());
+            for (TransactionScore s : kept) {
+                writer.append(s);
+            }
+        }
+
+        Outcome o =
+                parity(
+                        shared.resolve("r-archive-lost-score"),
+                        "--archive",
+                        archive.toString(),
+                        "--date",
+                        "2026-11-28",
+                        "--max-mismatch-rate",
+                        "1",
+                        "--max-transaction-flipped-rate",
+                        "1");
+
+        assertThat(o.exitCode()).as(o.stderr()).isEqualTo(ParityCommand.EXIT_SKEW);
+        assertThat(o.txByCause(TransactionCause.MISSING_SCORE)).isEqualTo(1);
+        assertThat(o.tx().get("transactions").get("alarms").asLong()).isEqualTo(1);
+        assertThat(
+                        o.txExamples(TransactionCause.MISSING_SCORE)
+                                .get(0)
+                                .get("transactionId")
+                                .asText())
+                .isEqualTo(removed.getTransactionId());
+    }
+
+    @Test
+    void anArchiveWrittenBeforeScoresAtArrivalChecksTheWindowsAndSaysSo() throws Exception {
+        Path archive = copyOf(messyArchive(), "archive-before-scores");
+        try (var files = Files.walk(archive.resolve("transaction-scores"))) {
+            files.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+        }
+
+        Outcome o =
+                parity(
+                        shared.resolve("r-archive-before-scores"),
+                        "--archive",
+                        archive.toString(),
+                        "--date",
+                        "2026-11-28",
+                        "--max-mismatch-rate",
+                        "1");
+
+        assertThat(o.exitCode()).as(o.stderr()).isZero();
+        assertThat(o.report().get("windows").get("judged").asLong()).isPositive();
+        assertThat(o.tx().get("checked").asBoolean()).isFalse();
+        assertThat(o.tx().get("notChecked").asText()).contains("no transaction-scores/");
+        assertThat(o.stdout()).contains("; transactions: not checked;");
+        assertThat(Files.readString(o.dir().resolve(ReportFiles.HTML)))
+                .contains("Not checked: the archive has no transaction-scores/");
+    }
+
+    private static Path copyOf(Path dir, String name) throws Exception {
+        Path target = shared.resolve(name);
+        try (var files = Files.walk(dir)) {
+            for (Path p : (Iterable<Path>) files::iterator) {
+                Path to = target.resolve(dir.relativize(p).toString());
+                if (Files.isDirectory(p)) {
+                    Files.createDirectories(to);
+                } else {
+                    Files.copy(p, to);
+                }
+            }
+        }
+        return target;
     }
 
     private static Transaction firstValid(List<String> lines) {

@@ -16,8 +16,10 @@ import org.fraudpipe.job.cli.ProgressLine;
 import org.fraudpipe.job.config.JobOption;
 import org.fraudpipe.job.features.WindowAssignment;
 import org.fraudpipe.job.scoring.OnnxPaneScorer;
+import org.fraudpipe.job.transaction.OnnxTransactionScorer;
 import org.fraudpipe.parity.ParityPeriod;
 import org.fraudpipe.parity.ParityRun;
+import org.fraudpipe.parity.TransactionCheck;
 import org.fraudpipe.parity.input.InputResolver;
 import org.fraudpipe.parity.input.KafkaServed;
 import org.fraudpipe.parity.input.ParityInputException;
@@ -58,6 +60,15 @@ import picocli.CommandLine.Spec;
                     + " checked against the archive and the policy the job recorded. Re-scores the"
                     + " ideal features with the serving model to measure score deltas and flipped"
                     + " decisions.",
+            "Scores at arrival (per transaction), when the archive has them or with"
+                    + " --transaction-scores: each scored transaction recomputed as of its arrival"
+                    + " (its user's records received before it, with the state bound the job"
+                    + " applied: must equal what was served) and ideally (every record of its"
+                    + " trailing window); differences explained (ARRIVED_LATER, EVICTED,"
+                    + " QUARANTINED, DEAD_LETTERED, DUPLICATE; alarms: UNEXPLAINED,"
+                    + " MISSING_SCORE, EXTRA_SCORE, RETRY_CONFLICT, ARRIVAL_ORDER_UNKNOWN), the"
+                    + " ideal features re-scored by the per-transaction model, and with --labels"
+                    + " the frauds the lateness let through.",
             "Writes report.json and report.html into --report, prints one summary line.",
             "Exit codes: 0 within thresholds, 1 over a threshold, 2 bad usage or input.",
         },
@@ -71,6 +82,11 @@ import picocli.CommandLine.Spec;
                     + " --schema-registry-url) to judge what the compacted topics hold.",
             "  ./fraud parity --date 2026-11-28 --archive .fraud/archive --report r",
             "  ./fraud parity --transactions tx.jsonl --served out/features.jsonl --report r",
+            "",
+            "Scores at arrival: an archive's transaction-scores/ is checked when it has one; with"
+                    + " a replay's files add --transaction-scores out/transaction-scores.jsonl."
+                    + " Add --labels FILE (e.g. the simulator's tx.jsonl.labels.jsonl) to count the"
+                    + " frauds the lateness let through.",
         })
 public final class ParityCommand implements Callable<Integer> {
 
@@ -147,6 +163,25 @@ public final class ParityCommand implements Callable<Integer> {
             description = "Dead letters (archive dead-letters/ or dead-letters.jsonl).")
     String deadLetters;
 
+    @Option(
+            names = "--transaction-scores",
+            paramLabel = "PATH",
+            description =
+                    "Served per-transaction scores (archive transaction-scores/ or a replay's"
+                            + " transaction-scores.jsonl), with --transactions; without it scores"
+                            + " at arrival are not checked. An --archive is checked when it has"
+                            + " them.")
+    String transactionScores;
+
+    @Option(
+            names = "--labels",
+            paramLabel = "FILE",
+            description =
+                    "Fraud labels per transaction (JSON Lines with transactionId, userId and"
+                            + " fraud, e.g. the simulator's labels file): how many frauds the"
+                            + " lateness let through.")
+    String labels;
+
     // Required, but checked in call() with the other required options: all missing ones are
     // named in one message.
     @Option(
@@ -200,6 +235,16 @@ public final class ParityCommand implements Callable<Integer> {
                             + " quarantined records of a JSON Lines transactions file). Default: as"
                             + " --window-size.")
     Duration futureTolerance;
+
+    @Option(
+            names = "--trailing-window",
+            paramLabel = "DURATION",
+            converter = DurationConverter.class,
+            description =
+                    "The job's trailing window, over which the transaction scores were computed."
+                            + " Default: the window size (the job's default); scores computed over"
+                            + " another are exit 2.")
+    Duration trailingWindow;
 
     @Option(
             names = "--arrival-horizon",
@@ -271,7 +316,17 @@ public final class ParityCommand implements Callable<Integer> {
             description = "The ONNX model that served (default: the shipped default model).")
     Path model;
 
-    @Option(names = "--no-score-skew", description = "Do not re-score; no score-level skew.")
+    @Option(
+            names = "--transaction-model",
+            paramLabel = "FILE",
+            description =
+                    "The ONNX per-transaction model that served (default: the shipped"
+                            + " per-transaction model); scores of another model are exit 2.")
+    Path transactionModel;
+
+    @Option(
+            names = "--no-score-skew",
+            description = "Do not re-score windows or transactions; no score-level skew.")
     boolean noScoreSkew;
 
     @Option(
@@ -287,20 +342,36 @@ public final class ParityCommand implements Callable<Integer> {
     double blockThreshold = DecisionThresholds.DEFAULT_BLOCK;
 
     @Option(
+            names = "--transaction-review-threshold",
+            paramLabel = "SCORE",
+            description = "The job's per-transaction review threshold (default: ${DEFAULT-VALUE}).")
+    double transactionReviewThreshold = 0.5;
+
+    @Option(
+            names = "--transaction-block-threshold",
+            paramLabel = "SCORE",
+            description = "The job's per-transaction block threshold (default: ${DEFAULT-VALUE}).")
+    double transactionBlockThreshold = 0.9;
+
+    @Option(
             names = "--max-unexplained",
             paramLabel = "N",
             description =
-                    "Alarm windows (UNEXPLAINED, MISSING_IN_STREAM, EXTRA_IN_STREAM,"
-                            + " REVISION_REGRESSED, LOST_IN_KAFKA, EXTRA_IN_KAFKA) allowed before"
-                            + " exit 1 (default: ${DEFAULT-VALUE}).")
+                    "Alarms allowed before exit 1, windows (UNEXPLAINED, MISSING_IN_STREAM,"
+                            + " EXTRA_IN_STREAM, REVISION_REGRESSED, LOST_IN_KAFKA,"
+                            + " EXTRA_IN_KAFKA) and transactions (RETRY_CONFLICT, UNEXPLAINED,"
+                            + " MISSING_SCORE, EXTRA_SCORE, ARRIVAL_ORDER_UNKNOWN) together"
+                            + " (default: ${DEFAULT-VALUE}).")
     long maxUnexplained = ParityThresholds.DEFAULT.maxUnexplained();
 
     @Option(
             names = "--max-mismatch-rate",
             paramLabel = "FRACTION",
             description =
-                    "Largest share of windows whose served value differs, explained or not,"
-                            + " before exit 1; 1: no limit (default: ${DEFAULT-VALUE}).")
+                    "Largest share of windows whose served value differs, explained or not, and"
+                            + " (on its own) of scored transactions whose served features differ"
+                            + " from ideal, before exit 1; 1: no limit (default:"
+                            + " ${DEFAULT-VALUE}).")
     double maxMismatchRate = ParityThresholds.DEFAULT.maxMismatchRate();
 
     @Option(
@@ -319,6 +390,15 @@ public final class ParityCommand implements Callable<Integer> {
                             + " features change, before exit 1; 1: no limit (default:"
                             + " ${DEFAULT-VALUE}).")
     double maxFlippedRate = ParityThresholds.DEFAULT.maxFlippedRate();
+
+    @Option(
+            names = "--max-transaction-flipped-rate",
+            paramLabel = "FRACTION",
+            description =
+                    "Largest share of the compared scored transactions whose decision the ideal"
+                            + " features change, before exit 1; 1: no limit (default:"
+                            + " ${DEFAULT-VALUE}).")
+    double maxTransactionFlippedRate = ParityThresholds.DEFAULT.maxTransactionFlippedRate();
 
     @Option(
             names = "--parallelism",
@@ -400,6 +480,11 @@ public final class ParityCommand implements Callable<Integer> {
         if (archive != null && (transactions != null || served != null)) {
             throw usage("give either --archive or --transactions/--served, not both");
         }
+        if (archive != null && transactionScores != null) {
+            throw usage(
+                    "--transaction-scores is for --transactions/--served: an --archive's"
+                            + " transaction-scores/ is read from it");
+        }
         if (date != null && from != null) {
             throw usage("give either --date or --from/--to, not both");
         }
@@ -447,6 +532,8 @@ public final class ParityCommand implements Callable<Integer> {
                         "--transactions in JSON Lines must be one file, got " + transactions);
             }
         }
+        TransactionCheck transactionCheck =
+                transactionCheck(resolver, inputs, policy.policy().windowSize());
         OnnxPaneScorer.Factory scorer = null;
         if (!noScoreSkew) {
             scorer =
@@ -477,9 +564,91 @@ public final class ParityCommand implements Callable<Integer> {
                 kafka,
                 scorer,
                 new ParityThresholds(
-                        maxUnexplained, maxMismatchRate, maxFlippedDecisions, maxFlippedRate),
+                        maxUnexplained,
+                        maxMismatchRate,
+                        maxFlippedDecisions,
+                        maxFlippedRate,
+                        maxTransactionFlippedRate),
                 parallelism,
-                resolver.quietHours());
+                resolver.quietHours(),
+                transactionCheck);
+    }
+
+    /**
+     * What the per-transaction check reads: an archive's transaction-scores/ when it has one (an
+     * archive written before scores at arrival has none: not checked), or {@code
+     * --transaction-scores}; the transactions of the trailing window before the period; the labels;
+     * the serving per-transaction model.
+     */
+    private TransactionCheck transactionCheck(
+            InputResolver resolver, Map<ArchiveStream, StreamInput> inputs, Duration windowSize)
+            throws ParityInputException {
+        String transactionsPath;
+        if (archive != null) {
+            org.apache.flink.core.fs.Path dir =
+                    new org.apache.flink.core.fs.Path(
+                            archive, ArchiveStream.TRANSACTION_SCORES.directory());
+            boolean exists;
+            try {
+                exists = dir.getFileSystem().exists(dir);
+            } catch (java.io.IOException e) {
+                throw new ParityInputException("cannot reach " + dir + ": " + e.getMessage(), e);
+            }
+            if (!exists) {
+                return checkedWithout(
+                        "the archive has no "
+                                + ArchiveStream.TRANSACTION_SCORES.directory()
+                                + "/ (written before scores at arrival)");
+            }
+            transactionsPath =
+                    new org.apache.flink.core.fs.Path(
+                                    archive, ArchiveStream.TRANSACTIONS.directory())
+                            .toString();
+        } else if (transactionScores != null) {
+            put(inputs, resolver, ArchiveStream.TRANSACTION_SCORES, transactionScores);
+            transactionsPath = transactions;
+        } else {
+            return checkedWithout("no --transaction-scores given");
+        }
+        if (labels != null && !java.nio.file.Files.isReadable(Path.of(labels))) {
+            throw new ParityInputException(
+                    "--labels " + labels + " does not exist or is not readable");
+        }
+        Duration trailing = trailingWindow != null ? trailingWindow : windowSize;
+        DecisionThresholds thresholds;
+        try {
+            thresholds =
+                    new DecisionThresholds(transactionReviewThreshold, transactionBlockThreshold);
+        } catch (IllegalArgumentException e) {
+            throw usage(
+                    "--transaction-review-threshold and --transaction-block-threshold: "
+                            + e.getMessage());
+        }
+        OnnxTransactionScorer.Factory transactionScorer = null;
+        if (!noScoreSkew) {
+            try {
+                transactionScorer = OnnxTransactionScorer.Factory.of(transactionModel, thresholds);
+                transactionScorer.check();
+            } catch (IllegalStateException e) {
+                throw new ParityInputException(e.getMessage() + " (or pass --no-score-skew)", e);
+            }
+        }
+        return new TransactionCheck(
+                null,
+                trailing,
+                inputs.get(ArchiveStream.TRANSACTION_SCORES),
+                resolver.transactionHistory(transactionsPath, trailing),
+                labels,
+                transactionScorer,
+                thresholds);
+    }
+
+    private TransactionCheck checkedWithout(String reason) throws ParityInputException {
+        if (labels != null) {
+            throw new ParityInputException(
+                    "--labels needs scores at arrival to judge, but " + reason);
+        }
+        return TransactionCheck.off(reason);
     }
 
     /** The policy options given on the command line, by the job's option names. */

@@ -104,6 +104,36 @@ public final class InputResolver {
         return stream(stream, path, false);
     }
 
+    /**
+     * The transactions the per-transaction check needs before the period: those of the trailing
+     * window {@code reach} of the period's first transactions, event time {@code [from - reach,
+     * from)}, from the partitions that exist (none is required: an archive may start with the
+     * period). Null when {@code transactionsPath} is not a partitioned archive directory or the run
+     * has no period (everything is read then).
+     */
+    public StreamInput transactionHistory(String transactionsPath, Duration reach)
+            throws ParityInputException {
+        Path p = new Path(transactionsPath);
+        if (!period.isBounded() || !exists(p) || !isPartitioned(p)) {
+            return null;
+        }
+        long from = period.from().toEpochMilli();
+        List<Path> partitions = new ArrayList<>();
+        for (ArchivePartition part : ArchivePartition.covering(from - reach.toMillis(), from)) {
+            Path dir = new Path(p, part.path());
+            if (exists(dir)) {
+                partitions.add(dir);
+            }
+        }
+        return partitions.isEmpty()
+                ? null
+                : new StreamInput(
+                        ArchiveStream.TRANSACTIONS,
+                        partitions,
+                        StreamInput.Format.AVRO,
+                        transactionsPath + " (the trailing window before the period)");
+    }
+
     /** The option naming a stream on the command line. */
     public static String optionOf(ArchiveStream stream) {
         return switch (stream) {

@@ -20,6 +20,7 @@ import org.fraudpipe.schemas.avro.DeadLetter;
 import org.fraudpipe.schemas.avro.FeatureRecord;
 import org.fraudpipe.schemas.avro.LateRecord;
 import org.fraudpipe.schemas.avro.ScoreRecord;
+import org.fraudpipe.schemas.avro.TransactionScore;
 
 /**
  * Bounded Flink sources over resolved {@link StreamInput}s: Flink's {@link FileSource} with the
@@ -61,6 +62,25 @@ public final class ParitySources {
                 withScores && scores != null ? read(env, scores, ScoreRecord.class) : null,
                 read(env, inputs.get(ArchiveStream.LATE), LateRecord.class),
                 read(env, inputs.get(ArchiveStream.DEAD_LETTERS), DeadLetter.class));
+    }
+
+    /**
+     * Adds the inputs of the per-transaction check to {@code streams}.
+     *
+     * @param history the transactions before the period within the trailing window, or null
+     * @param transactionScores the served per-transaction scores (possibly without any file)
+     * @param labels a labels file ({@link TransactionLabels}), or null
+     */
+    public static ParityStreams withTransactions(
+            StreamExecutionEnvironment env,
+            ParityStreams streams,
+            StreamInput history,
+            StreamInput transactionScores,
+            String labels) {
+        return streams.withTransactionInputs(
+                history == null ? null : read(env, history, ArchivedTransaction.class),
+                read(env, transactionScores, TransactionScore.class),
+                labels == null ? null : TransactionLabels.read(env, labels));
     }
 
     /** The stream of {@code input}'s files, or null if there is nothing to read. */

@@ -1,6 +1,8 @@
 package org.fraudpipe.parity.report;
 
+import java.io.Serializable;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -8,7 +10,9 @@ import java.util.List;
  * previous bound); a last bucket holds the rest. Deterministic, mergeable, small: what the report
  * plots.
  */
-public final class Histogram {
+public final class Histogram implements Serializable {
+
+    private static final long serialVersionUID = 1L;
 
     /** One bucket: its label, its inclusive upper bound (null for the overflow) and its count. */
     public record Bucket(String label, Double upperBound, long count) {}
@@ -68,6 +72,37 @@ public final class Histogram {
                     "0.1 .. 0.5",
                     "> 0.5"
                 });
+    }
+
+    /**
+     * How late records were when they arrived (arrival minus event time), from the sub-second
+     * out-of-order arrivals that reorder a user's transactions to devices offline for a day.
+     */
+    public static Histogram arrivalDelay() {
+        return new Histogram(
+                new double[] {0, 1e2, 1e3, 1e4, 6e4, 6e5, 3.6e6, 2.16e7, 8.64e7},
+                new String[] {
+                    "<= 0",
+                    "<= 100 ms",
+                    "<= 1 s",
+                    "<= 10 s",
+                    "<= 1 min",
+                    "<= 10 min",
+                    "<= 1 h",
+                    "<= 6 h",
+                    "<= 1 day",
+                    "> 1 day"
+                });
+    }
+
+    /** Adds {@code other}'s counts (same buckets). */
+    public void merge(Histogram other) {
+        if (!Arrays.equals(upperBounds, other.upperBounds)) {
+            throw new IllegalArgumentException("histograms with other buckets");
+        }
+        for (int i = 0; i < counts.length; i++) {
+            counts[i] += other.counts[i];
+        }
     }
 
     public void add(double value) {

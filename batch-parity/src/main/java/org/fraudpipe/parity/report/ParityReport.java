@@ -21,6 +21,8 @@ import java.util.Map;
  * @param scoreSkew score-level cost of the skew
  * @param examples up to {@link ReportBuilder#EXAMPLES_PER_CAUSE} windows per cause other than MATCH
  * @param worstUnexplained the alarm windows with the largest score delta / feature difference
+ * @param transactions the per-transaction section (scores at arrival), or what says it was not
+ *     checked
  */
 public record ParityReport(
         String status,
@@ -34,7 +36,8 @@ public record ParityReport(
         List<Histogram.Bucket> lateness,
         ScoreSkew scoreSkew,
         Map<String, List<WindowFinding>> examples,
-        List<WindowFinding> worstUnexplained) {
+        List<WindowFinding> worstUnexplained,
+        TransactionSection transactions) {
 
     /**
      * @param judged windows with a start in the period that either side knows

@@ -121,8 +121,18 @@ public final class ReportBuilder {
         return this;
     }
 
-    /** The report, judged against {@code thresholds}. */
+    /** The report without scores at arrival, judged against {@code thresholds}. */
     public ParityReport build(Map<String, Object> run, ParityThresholds thresholds) {
+        return build(
+                run, thresholds, TransactionSection.notChecked("no per-transaction scores given"));
+    }
+
+    /**
+     * The report, judged against {@code thresholds}: the alarms of both sections count toward
+     * {@code maxUnexplained}; the mismatch limit applies to each section's share on its own.
+     */
+    public ParityReport build(
+            Map<String, Object> run, ParityThresholds thresholds, TransactionSection tx) {
         long judged = byCause.values().stream().mapToLong(Long::longValue).sum();
         long matched = byCause.get(Cause.MATCH);
         long alarms = 0;
@@ -139,19 +149,51 @@ public final class ReportBuilder {
         long flipped = flips.values().stream().mapToLong(Long::longValue).sum();
 
         List<String> violations = new ArrayList<>();
-        if (alarms > thresholds.maxUnexplained()) {
+        long txAlarms = tx.transactions().alarms();
+        if (alarms + txAlarms > thresholds.maxUnexplained()) {
             violations.add(
-                    alarms
-                            + " unexplained window(s) ("
-                            + alarmNames()
-                            + "), allowed "
-                            + thresholds.maxUnexplained());
+                    txAlarms == 0
+                            ? alarms
+                                    + " unexplained window(s) ("
+                                    + alarmNames()
+                                    + "), allowed "
+                                    + thresholds.maxUnexplained()
+                            : alarms
+                                    + " unexplained window(s) and "
+                                    + txAlarms
+                                    + " transaction alarm(s) ("
+                                    + transactionAlarmNames()
+                                    + "), allowed "
+                                    + thresholds.maxUnexplained()
+                                    + " together");
         }
         if (mismatchRate > thresholds.maxMismatchRate()) {
             violations.add(
                     String.format(
                             "mismatch rate %.6f over the allowed %.6f",
                             mismatchRate, thresholds.maxMismatchRate()));
+        }
+        double txDiffering = tx.transactions().differingRate();
+        if (txDiffering > thresholds.maxMismatchRate()) {
+            violations.add(
+                    String.format(
+                            "transactions: served features differ from ideal for %.6f of them"
+                                    + " (%d of %d), over the allowed %.6f",
+                            txDiffering,
+                            tx.transactions().differing(),
+                            tx.transactions().compared(),
+                            thresholds.maxMismatchRate()));
+        }
+        TransactionSection.Skew txSkew = tx.scoreSkew();
+        if (txSkew.flippedRate() > thresholds.maxTransactionFlippedRate()) {
+            violations.add(
+                    String.format(
+                            "transactions: flipped decision rate %.6f (%d of %d compared) over the"
+                                    + " allowed %.6f",
+                            txSkew.flippedRate(),
+                            txSkew.flippedDecisions(),
+                            txSkew.compared(),
+                            thresholds.maxTransactionFlippedRate()));
         }
         if (thresholds.maxFlippedDecisions() >= 0 && flipped > thresholds.maxFlippedDecisions()) {
             violations.add(
@@ -210,7 +252,20 @@ public final class ReportBuilder {
                 lateness.buckets(),
                 skew,
                 exampleFindings,
-                worst.stream().map(WindowFinding::of).toList());
+                worst.stream().map(WindowFinding::of).toList(),
+                tx);
+    }
+
+    /** The per-transaction alarm causes, comma-separated in their order. */
+    static String transactionAlarmNames() {
+        StringBuilder names = new StringBuilder();
+        for (org.fraudpipe.parity.transaction.TransactionCause c :
+                org.fraudpipe.parity.transaction.TransactionCause.values()) {
+            if (!c.isExplained()) {
+                names.append(names.length() == 0 ? "" : ", ").append(c.name());
+            }
+        }
+        return names.toString();
     }
 
     /** The alarm causes, comma-separated in {@link Cause} order. */

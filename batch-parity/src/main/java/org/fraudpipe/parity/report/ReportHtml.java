@@ -9,7 +9,10 @@ import java.util.Map;
  * script, nothing fetched), so it can be opened from a file share or attached to a ticket.
  * Sections: verdict and violations, windows by cause, mismatch rate by hour, lateness of too-late
  * records, score-delta histogram and flipped decisions, the worst unexplained windows, examples per
- * cause. Deterministic like {@link ReportJson}.
+ * cause; then scores at arrival: transactions by cause, what was read, lateness of the records that
+ * arrived after transactions they belonged to, score skew with fraud labels, the worst differing
+ * transactions with the records that explain them, examples per cause. Deterministic like {@link
+ * ReportJson}.
  */
 public final class ReportHtml {
 
@@ -119,8 +122,175 @@ public final class ReportHtml {
             h.append("<h3>").append(esc(e.getKey())).append("</h3>\n");
             findings(h, e.getValue());
         }
+        transactions(h, r.transactions());
         h.append("</body></html>\n");
         return h.toString();
+    }
+
+    /** The per-transaction section (scores at arrival). */
+    private static void transactions(StringBuilder h, TransactionSection t) {
+        h.append("<h2>Scores at arrival (per transaction)</h2>\n");
+        if (t == null || !t.checked()) {
+            h.append("<p>Not checked: ")
+                    .append(esc(t == null ? "" : t.notChecked()))
+                    .append(".</p>\n");
+            return;
+        }
+        h.append(
+                "<p>Every transaction scored in the period, recomputed twice with the job's own"
+                        + " feature code: <em>as of arrival</em> (its user's transactions received"
+                        + " before it, with the state bound the job applied), which the served"
+                        + " features must equal, and <em>ideal</em> (every archived transaction of"
+                        + " its trailing window, however late it arrived).</p>\n");
+        TransactionSection.Counts c = t.transactions();
+        h.append("<table>");
+        row(h, "judged", c.judged());
+        row(h, "match", c.matched());
+        row(h, "explained", c.explained());
+        row(h, "alarms", c.alarms());
+        row(h, "compared (served and ideal)", c.compared());
+        row(h, "served features differ from ideal", c.differing());
+        row(h, "share differing", String.format(Locale.ROOT, "%.6f", c.differingRate()));
+        h.append("</table>\n<table><tr><th class=\"l\">cause</th><th>transactions</th></tr>");
+        t.byCause().forEach((cause, n) -> row(h, cause, n));
+        h.append("</table>\n");
+        TransactionSection.Records rc = t.records();
+        h.append("<table>");
+        row(h, "users", rc.users());
+        row(h, "arrivals to answer (retries included)", rc.arrivals());
+        row(h, "answers archived", rc.answers());
+        row(h, "retries", rc.retries());
+        row(h, "quarantined on arrival (no answer due)", rc.quarantinedInPeriod());
+        row(h, "answers with historyComplete=false", rc.historyIncomplete());
+        row(h, "of which the watermark could not be bounded", rc.historyIncompleteUnproven());
+        row(h, "records evicted by the state bound (per answer)", rc.evictedRecords());
+        row(
+                h,
+                "records that arrived after a transaction they belonged to",
+                rc.arrivedLaterRecords());
+        row(h, "users on several partitions", rc.usersOnSeveralPartitions());
+        rc.usersOnSeveralPartitionsExamples().forEach(u -> row(h, "on several partitions", u));
+        h.append("</table>\n");
+
+        h.append(
+                "<h3>Lateness of the records that arrived after transactions they belonged"
+                        + " to</h3>\n");
+        h.append(
+                "<p>Arrival minus event time of each ARRIVED_LATER record (each record once).</p>\n");
+        barChart(h, t.arrivedLaterDelay(), "#5b7db1");
+
+        TransactionSection.Skew k = t.scoreSkew();
+        h.append("<h3>Score-level skew of the decision path</h3>\n<table>");
+        row(h, "model version", k.modelVersion());
+        row(h, "transactions compared", k.compared());
+        row(h, "never scored in the stream", k.neverScored());
+        row(h, "mean |ideal - served|", String.format(Locale.ROOT, "%.6f", k.meanAbsDelta()));
+        row(h, "max |ideal - served|", String.format(Locale.ROOT, "%.6f", k.maxAbsDelta()));
+        row(h, "flipped decisions", k.flippedDecisions());
+        row(h, "flipped rate", String.format(Locale.ROOT, "%.6f", k.flippedRate()));
+        k.flips().forEach((f, n) -> row(h, "flip " + f, n));
+        k.neverScoredDecisions().forEach((d, n) -> row(h, "never scored, ideal " + d, n));
+        TransactionSection.Labels l = k.labels();
+        if (l.given()) {
+            row(h, "labelled (of compared)", l.labelled());
+            row(h, "fraudulent", l.fraudulent());
+            row(h, "frauds the served answer allowed", l.fraudsAllowed());
+            row(h, "frauds the lateness let through (ideal: not ALLOW)", l.fraudsLetThrough());
+            l.fraudFlips().forEach((f, n) -> row(h, "fraud flip " + f, n));
+            l.legitimateFlips().forEach((f, n) -> row(h, "legitimate flip " + f, n));
+        } else {
+            row(h, "fraud labels", "none given (--labels)");
+        }
+        h.append("</table>\n<p>Ideal minus served score:</p>\n");
+        barChart(h, k.histogram(), "#8a5bb1");
+
+        h.append("<h3>Worst differing transactions</h3>\n");
+        transactionFindings(h, t.worst());
+        h.append("<h3>Examples by cause</h3>\n");
+        if (t.examples().isEmpty()) {
+            h.append("<p>Every transaction matches.</p>\n");
+        }
+        for (Map.Entry<String, List<TransactionFinding>> e : t.examples().entrySet()) {
+            h.append("<h4>").append(esc(e.getKey())).append("</h4>\n");
+            transactionFindings(h, e.getValue());
+        }
+    }
+
+    private static void transactionFindings(StringBuilder h, List<TransactionFinding> list) {
+        if (list.isEmpty()) {
+            h.append("<p>None.</p>\n");
+            return;
+        }
+        h.append(
+                "<table><tr><th class=\"l\">user / transaction</th><th class=\"l\">event"
+                        + " time</th><th class=\"l\">causes</th><th class=\"l\">differing</th>"
+                        + "<th class=\"l\">served / as of arrival / ideal</th>"
+                        + "<th>score served / ideal</th><th class=\"l\">named records (arrival"
+                        + " minus event time; after the transaction)</th>"
+                        + "<th class=\"l\">note</th></tr>\n");
+        for (TransactionFinding f : list) {
+            h.append("<tr>");
+            cell(h, f.userId() + " / " + f.transactionId());
+            cell(h, f.eventTime().toString());
+            cell(
+                    h,
+                    String.join(", ", f.causes())
+                            + (f.fraud() == null ? "" : f.fraud() ? " (fraud)" : ""));
+            cell(h, String.join(", ", f.differingFeatures()));
+            cell(
+                    h,
+                    (f.served() == null ? "-" : f.served().toString())
+                            + " / "
+                            + (f.asOfArrival() == null ? "-" : f.asOfArrival().toString())
+                            + " / "
+                            + (f.ideal() == null ? "-" : f.ideal().toString()));
+            h.append("<td>")
+                    .append(score(f.servedScore(), f.servedDecision()))
+                    .append(" / ")
+                    .append(score(f.idealScore(), f.idealDecision()))
+                    .append("</td>");
+            StringBuilder named = new StringBuilder();
+            for (org.fraudpipe.parity.transaction.NamedRecord n : f.named()) {
+                named.append(named.length() == 0 ? "" : "; ")
+                        .append(n.cause())
+                        .append(' ')
+                        .append(n.transactionId())
+                        .append(" at ")
+                        .append(n.position())
+                        .append(" (")
+                        .append(Human.millis(n.delayMillis()))
+                        .append("; ")
+                        .append(Human.millis(n.afterScoredMillis()))
+                        .append(")");
+            }
+            if (f.namedCount() > f.named().size()) {
+                named.append("; and ").append(f.namedCount() - f.named().size()).append(" more");
+            }
+            cell(h, named.toString());
+            cell(h, f.note());
+            h.append("</tr>\n");
+        }
+        h.append("</table>\n");
+    }
+
+    /** Durations for people: {@code 250 ms}, {@code 12.5 s}, {@code 3.2 min}, {@code 5.1 h}. */
+    static final class Human {
+        private Human() {}
+
+        static String millis(long ms) {
+            long a = Math.abs(ms);
+            String sign = ms < 0 ? "-" : "";
+            if (a < 1_000) {
+                return sign + a + " ms";
+            }
+            if (a < 60_000) {
+                return sign + String.format(Locale.ROOT, "%.1f s", a / 1e3);
+            }
+            if (a < 3_600_000) {
+                return sign + String.format(Locale.ROOT, "%.1f min", a / 6e4);
+            }
+            return sign + String.format(Locale.ROOT, "%.1f h", a / 3.6e6);
+        }
     }
 
     private static void findings(StringBuilder h, List<WindowFinding> list) {

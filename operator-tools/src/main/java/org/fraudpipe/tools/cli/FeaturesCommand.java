@@ -3,15 +3,24 @@ package org.fraudpipe.tools.cli;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
+import java.time.LocalDate;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
+import org.fraudpipe.job.cli.DateConverter;
 import org.fraudpipe.job.cli.JobOptions;
 import org.fraudpipe.job.cli.ProgressLine;
 import org.fraudpipe.job.config.Durations;
 import org.fraudpipe.job.config.JobConfig;
 import org.fraudpipe.job.config.JobOption;
+import org.fraudpipe.job.io.AtomicFiles;
+import org.fraudpipe.parity.ParityPeriod;
+import org.fraudpipe.parity.input.ParityInputException;
+import org.fraudpipe.parity.transaction.ArchivedTransactionRows;
+import org.fraudpipe.scoring.data.LabelledTransaction;
+import org.fraudpipe.scoring.data.LabelledTransactionsJson;
 import org.fraudpipe.tools.export.AsServedFeatureExport;
 import org.fraudpipe.tools.export.FeatureSemantics;
 import org.fraudpipe.tools.export.TrainingFeatureExport;
@@ -26,7 +35,9 @@ import picocli.CommandLine.Spec;
 /**
  * {@code ./fraud features}: labelled training features from a simulation, the input of {@code
  * ./fraud train}; {@code --semantics ideal} ({@link TrainingFeatureExport}, the default) or {@code
- * as-served} ({@link AsServedFeatureExport}).
+ * as-served} ({@link AsServedFeatureExport}); per transaction from a simulation ({@link
+ * TransactionFeatureExport}) or from the job's archive ({@link ArchivedTransactionRows}: as served
+ * or ideal, as the parity check judges them).
  *
  * <p>The streaming options are the job's ({@link JobOption}: names, descriptions, defaults and
  * validation through {@link JobConfig}), plus {@code --window} as an alias of {@code
@@ -60,6 +71,13 @@ import picocli.CommandLine.Spec;
                     + " here: what had arrived up to it, what the job computes when it scores it)"
                     + " or ideal (every transaction of that window, however late it arrived)."
                     + " A TransactionFeatures per line plus \"fraud\".",
+            "--per-transaction --archive ROOT --date D (or --from/--to) --labels FILE: from the"
+                    + " job's archive instead of a simulation, so a bank trains on what it served:"
+                    + " --semantics as-served (default here: the features each transaction was"
+                    + " scored with) or ideal (the parity check's recomputation over every"
+                    + " archived transaction of its trailing window). The event-time policy is the"
+                    + " one the job recorded in the archive; the labels are JSON Lines with"
+                    + " transactionId, userId and fraud.",
         },
         footer = {
             "",
@@ -94,17 +112,53 @@ public final class FeaturesCommand implements Callable<Integer> {
     /** Stages and lines read, on a terminal only (created when the command runs). */
     private ProgressLine progress = ProgressLine.off();
 
+    // Required unless --archive: checked in config() with it.
     @Option(
             names = "--transactions",
             paramLabel = "FILE",
-            required = true,
-            description = "Transactions in the replay format (./fraud simulate --out).")
+            description =
+                    "Transactions in the replay format (./fraud simulate --out). Required unless"
+                            + " --archive.")
     Path transactions;
+
+    @Option(
+            names = "--archive",
+            paramLabel = "ROOT",
+            description =
+                    "With --per-transaction: the job's archive (its --archive-dir, or a replay's"
+                            + " --archive) instead of --transactions: what the job served and"
+                            + " received, with --date or --from/--to, as ./fraud parity reads it."
+                            + " Any Flink file system URI.")
+    String archive;
+
+    @Option(
+            names = "--date",
+            paramLabel = DateConverter.FORM,
+            converter = DateConverter.class,
+            description = "With --archive: the UTC day whose transactions to export.")
+    LocalDate date;
+
+    @Option(
+            names = "--from",
+            paramLabel = DateConverter.FORM,
+            converter = DateConverter.class,
+            description = "With --archive: first UTC day (inclusive), with --to.")
+    LocalDate from;
+
+    @Option(
+            names = "--to",
+            paramLabel = DateConverter.FORM,
+            converter = DateConverter.class,
+            description = "With --archive: last UTC day (inclusive), with --from.")
+    LocalDate to;
 
     @Option(
             names = "--labels",
             paramLabel = "FILE",
-            description = "The simulation's labels file (default: <transactions>.labels.jsonl).")
+            description =
+                    "The labels file (default: <transactions>.labels.jsonl); required with"
+                            + " --archive: JSON Lines with transactionId, userId and fraud per"
+                            + " transaction, e.g. the simulator's.")
     Path labels;
 
     @Option(
@@ -152,6 +206,18 @@ public final class FeaturesCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
+        if (archive != null) {
+            Duration trailing = archiveConfig();
+            progress = ProgressLine.forCommand("features");
+            try {
+                return perTransactionFromArchive(trailing);
+            } catch (IllegalArgumentException e) {
+                progress.close();
+                return fail(e.getMessage());
+            } finally {
+                progress.close();
+            }
+        }
         JobConfig job = config();
         Path labelsPath = labelsPath();
         progress = ProgressLine.forCommand("features");
@@ -173,8 +239,78 @@ public final class FeaturesCommand implements Callable<Integer> {
         }
     }
 
+    /**
+     * The options of an export from the archive: {@code --per-transaction}, a period, labels; the
+     * event-time policy is the one the job recorded in the archive, so the policy options are
+     * refused; {@code --trailing-window} (else the recorded window size). A {@link
+     * ParameterException} (exit code 2) if not.
+     *
+     * @return the trailing window given, or null
+     */
+    Duration archiveConfig() {
+        if (transactions != null) {
+            throw usage("give either --archive or --transactions, not both");
+        }
+        if (!perTransaction) {
+            throw usage(
+                    "--archive exports per-transaction features: add --per-transaction (the"
+                            + " window features of an archive are judged by ./fraud parity)");
+        }
+        if (labels == null) {
+            throw usage(
+                    "--archive needs --labels FILE: the archive holds no fraud labels (JSON Lines"
+                            + " with transactionId, userId and fraud per transaction)");
+        }
+        if (!Files.isReadable(labels)) {
+            throw usage("--labels " + labels + " does not exist or is not readable");
+        }
+        if (Files.isDirectory(out)) {
+            throw usage("--out " + out + " is a directory; give the file to write");
+        }
+        if (date != null && (from != null || to != null)) {
+            throw usage("give either --date or --from/--to, not both");
+        }
+        if (date == null && (from == null || to == null)) {
+            throw usage("--archive needs --date " + DateConverter.FORM + " or --from/--to");
+        }
+        if (from != null && to.isBefore(from)) {
+            throw usage("--to " + to + " is before --from " + from);
+        }
+        boolean semanticsGiven =
+                spec.commandLine().getParseResult().hasMatchedOption("--semantics");
+        if (!semanticsGiven) {
+            semantics = FeatureSemantics.AS_SERVED;
+        }
+        if (semantics == FeatureSemantics.AS_OF_ARRIVAL) {
+            throw usage(
+                    "with --archive the features are what the job served: --semantics as-served"
+                            + " (the default here) or ideal");
+        }
+        Map<String, String> values = JobOptions.given(spec.commandLine().getParseResult(), OPTIONS);
+        for (JobOption o : OPTIONS) {
+            if (o != JobOption.TRAILING_WINDOW && values.containsKey(o.key())) {
+                throw usage(
+                        o.flag()
+                                + " does not apply to --archive: the job recorded its event-time"
+                                + " policy there, and it is used");
+            }
+        }
+        String trailing = values.get(JobOption.TRAILING_WINDOW.key());
+        try {
+            return trailing == null || trailing.isEmpty() ? null : Durations.parse(trailing);
+        } catch (IllegalArgumentException e) {
+            throw usage(JobOption.TRAILING_WINDOW.flag() + ": " + e.getMessage());
+        }
+    }
+
     /** The validated streaming options; a {@link ParameterException} (exit code 2) if not. */
     JobConfig config() {
+        if (transactions == null) {
+            throw usage("give --transactions FILE (or, with --per-transaction, --archive ROOT)");
+        }
+        if (date != null || from != null || to != null) {
+            throw usage("--date, --from and --to go with --archive");
+        }
         if (!Files.isRegularFile(transactions) || !Files.isReadable(transactions)) {
             throw usage(
                     "--transactions "
@@ -348,6 +484,113 @@ public final class FeaturesCommand implements Callable<Integer> {
         stdout.flush();
         return 0;
     }
+
+    /** {@code --per-transaction --archive}: rows as served or ideal, from the archive. */
+    private int perTransactionFromArchive(Duration trailing) throws Exception {
+        ParityPeriod period =
+                date != null ? ParityPeriod.days(date, date) : ParityPeriod.days(from, to);
+        String periodLabel = date != null ? date.toString() : from + ".." + to;
+        ArchivedTransactionRows.Plan plan;
+        try {
+            plan =
+                    ArchivedTransactionRows.plan(
+                            archive, period, trailing, ARRIVAL_HORIZON, labels.toString());
+        } catch (ParityInputException e) {
+            PrintWriter err = spec.commandLine().getErr();
+            err.println("fraud features: " + e.getMessage());
+            err.flush();
+            return 2;
+        }
+        ArchivedTransactionRows.Semantics rows =
+                semantics == FeatureSemantics.IDEAL
+                        ? ArchivedTransactionRows.Semantics.IDEAL
+                        : ArchivedTransactionRows.Semantics.AS_SERVED;
+        progress.stage("judging the transactions of " + periodLabel + " in " + archive);
+        ArchivedTransactionRows.Counts[] counts = new ArchivedTransactionRows.Counts[1];
+        try {
+            AtomicFiles.write(
+                    out,
+                    w -> {
+                        try {
+                            counts[0] =
+                                    ArchivedTransactionRows.run(
+                                            plan,
+                                            rows,
+                                            0,
+                                            row -> {
+                                                if (!row.labelled) {
+                                                    throw new IllegalArgumentException(
+                                                            "transaction "
+                                                                    + row.features
+                                                                            .getTransactionId()
+                                                                    + " of user "
+                                                                    + row.features.getUserId()
+                                                                    + " has no label in "
+                                                                    + labels
+                                                                    + ": are the labels those of"
+                                                                    + " this archive?");
+                                                }
+                                                w.write(
+                                                        LabelledTransactionsJson.toJsonLine(
+                                                                new LabelledTransaction(
+                                                                        row.features, row.fraud)));
+                                                w.write('\n');
+                                            });
+                        } catch (java.io.IOException | RuntimeException e) {
+                            throw e;
+                        } catch (Exception e) {
+                            throw new java.io.IOException(e);
+                        }
+                    });
+        } catch (IllegalArgumentException e) {
+            throw e; // labels that do not match: reported by call()
+        } catch (Exception e) {
+            progress.close();
+            return fail("per-transaction features of " + archive + " failed: " + rootMessage(e));
+        }
+        progress.close();
+        ArchivedTransactionRows.Counts c = counts[0];
+        PrintWriter stdout = spec.commandLine().getOut();
+        stdout.printf(
+                Locale.ROOT,
+                "wrote %s: %d transactions of %d users, %d fraudulent (%.2f %%), trailing window"
+                        + " %s, semantics %s%n"
+                        + "  from the archive %s, %s (policy %s): %d transactions judged as by"
+                        + " ./fraud parity%n"
+                        + "  %s%n"
+                        + "%s",
+                out,
+                c.rows(),
+                c.users(),
+                c.fraudulent(),
+                c.rows() == 0 ? 0.0 : 100.0 * c.fraudulent() / c.rows(),
+                Durations.format(plan.trailing()),
+                semantics.optionValue(),
+                archive,
+                periodLabel,
+                plan.policy().source(),
+                c.judged(),
+                rows == ArchivedTransactionRows.Semantics.AS_SERVED
+                        ? c.neverScored()
+                                + " never scored (no row), "
+                                + c.differing()
+                                + " served with features that differ from ideal"
+                        : c.differing() + " whose served features differ from these ideal ones",
+                c.alarms() == 0
+                        ? ""
+                        : "  "
+                                + c.alarms()
+                                + " transaction(s) with a parity alarm "
+                                + c.byCause()
+                                + ": ./fraud parity --archive "
+                                + archive
+                                + " explains them\n");
+        stdout.flush();
+        return 0;
+    }
+
+    /** How long after the period records are read to bound the watermark (parity's default). */
+    private static final Duration ARRIVAL_HORIZON = Duration.ofDays(1);
 
     private void wrote(
             PrintWriter stdout, long windows, long users, long fraudulent, JobConfig job) {

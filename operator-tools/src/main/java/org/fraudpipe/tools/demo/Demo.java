@@ -69,6 +69,15 @@ final class Demo {
     /** The demo's parity mismatch limit (docs/PARITY.md "Defaults": production's is 0.01). */
     static final String DEMO_MAX_MISMATCH_RATE = "0.05";
 
+    /**
+     * The demo's limit on the share of scored transactions whose decision the ideal features change
+     * (production's default is 0.001). The demo's traffic holds 1 % of records hours late on
+     * purpose, each missing from the scores of its user's next transactions in the trailing window,
+     * and a run scores only one to a few thousand transactions: at 0.001 two flips there would fail
+     * the demo, a matter of chance rather than of a policy that no longer fits.
+     */
+    static final String DEMO_MAX_TRANSACTION_FLIPPED_RATE = "0.01";
+
     /** The traffic the demo published, as simulated, in the run directory (for the advice). */
     static final String TRAFFIC_FILE = "traffic.jsonl";
 
@@ -531,6 +540,15 @@ final class Demo {
                                 // as late, above the production default of 1 %.
                                 "--max-mismatch-rate",
                                 DEMO_MAX_MISMATCH_RATE,
+                                // Scores at arrival: the job's trailing window and thresholds.
+                                "--trailing-window",
+                                Durations.format(config.trailingWindow()),
+                                "--transaction-review-threshold",
+                                Double.toString(config.transactionReviewThreshold()),
+                                "--transaction-block-threshold",
+                                Double.toString(config.transactionBlockThreshold()),
+                                "--max-transaction-flipped-rate",
+                                DEMO_MAX_TRANSACTION_FLIPPED_RATE,
                                 "--parallelism",
                                 Integer.toString(config.parallelism())));
         say("Running the parity check: ./fraud parity " + String.join(" ", args));

@@ -49,6 +49,13 @@ class DemoIT {
                             + " windows (\\d+) \\| re-fires (\\d+) \\| too late \\d+ \\|"
                             + " quarantined \\d+ \\| dead letters \\d+ \\| scores (\\d+): .*");
 
+    /** The parity summary's two sections: the windows, and the transactions scored at arrival. */
+    static final Pattern PARITY_SECTIONS =
+            Pattern.compile(
+                    "parity PASS [^:]+: (\\d+) windows, (\\d+) match, .*; transactions: (\\d+)"
+                            + " judged, (\\d+) match, (\\d+) explained[^,]*, (\\d+) unexplained;"
+                            + " transaction scores: (\\d+) compared, .*");
+
     static final Pattern PIDS =
             Pattern.compile(
                     "Kafka localhost:\\d+ \\(pid (\\d+)\\), schema registry .* \\(pid (\\d+)\\)");
@@ -100,6 +107,19 @@ class DemoIT {
                 .contains("parity exit code 0 (within thresholds)")
                 .contains("report: " + run.resolve("parity").resolve("report.html"));
         assertThat(run.resolve("parity").resolve("report.json")).isRegularFile();
+        // Both sections: the windows, and every transaction scored at arrival, judged.
+        Matcher sections = demo.match(PARITY_SECTIONS);
+        long windowsJudged = Long.parseLong(sections.group(1));
+        long txJudged = Long.parseLong(sections.group(3));
+        long txMatched = Long.parseLong(sections.group(4));
+        long txExplained = Long.parseLong(sections.group(5));
+        long txAlarms = Long.parseLong(sections.group(6));
+        long txCompared = Long.parseLong(sections.group(7));
+        assertThat(windowsJudged).as("windows judged").isPositive();
+        assertThat(txJudged).as("transactions judged").isPositive().isLessThanOrEqualTo(in);
+        assertThat(txMatched + txExplained + txAlarms).isEqualTo(txJudged);
+        assertThat(txAlarms).as("transaction alarms at exit 0").isZero();
+        assertThat(txCompared).as("every scored transaction re-scored").isEqualTo(txJudged);
         // The advice for the run, over the traffic it published, linked from the parity report.
         assertThat(demo.output())
                 .containsPattern("  advise (TARGETS_MET|NO_PAIR_MEETS_TARGETS): ")
