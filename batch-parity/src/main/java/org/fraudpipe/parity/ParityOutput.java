@@ -1,8 +1,9 @@
 package org.fraudpipe.parity;
 
 /**
- * What a parity run brings back to its client, in one collected stream: a window's verdict, or a
- * subtask's partial per-transaction report (serialized {@link
+ * What a parity run brings back to its client, in one collected stream: one subtask's partial
+ * window report or one subtask's partial per-transaction report, each serialized ({@link
+ * org.fraudpipe.parity.report.ReportBuilder}, {@link
  * org.fraudpipe.parity.report.TransactionReportBuilder}). One stream, so that the client reads one
  * result as the job produces it (two collect sinks finishing at different times leave one polling a
  * finished sink).
@@ -11,18 +12,18 @@ package org.fraudpipe.parity;
  */
 public final class ParityOutput {
 
-    public WindowVerdict window;
+    public byte[] windowReport;
     public byte[] transactionReport;
 
     public ParityOutput() {}
 
-    static ParityOutput of(WindowVerdict v) {
+    static ParityOutput window(byte[] partial) {
         ParityOutput o = new ParityOutput();
-        o.window = v;
+        o.windowReport = partial;
         return o;
     }
 
-    static ParityOutput of(byte[] partial) {
+    static ParityOutput transaction(byte[] partial) {
         ParityOutput o = new ParityOutput();
         o.transactionReport = partial;
         return o;

@@ -194,6 +194,14 @@ public final class ParityPipeline {
     }
 
     /**
+     * The window verdicts folded on the cluster: one partial report per subtask, serialized ({@link
+     * org.fraudpipe.parity.report.ReportBuilder#fromBytes}), what the client merges.
+     */
+    public static DataStream<byte[]> foldWindows(DataStream<WindowVerdict> verdicts) {
+        return verdicts.transform("fold window verdicts", PARTIAL_REPORT, new WindowReportFold());
+    }
+
+    /**
      * Builds the per-transaction check (scores at arrival) on {@code env}, beside {@link #build}:
      * every archived transaction of the period's trailing windows with the watermark bound its
      * partition proves, the dead letters at their positions, the served transaction scores of the

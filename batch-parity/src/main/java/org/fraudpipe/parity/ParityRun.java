@@ -4,7 +4,6 @@ import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.LongSupplier;
 import org.apache.flink.api.common.RuntimeExecutionMode;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
@@ -125,21 +124,22 @@ public record ParityRun(
         if (kafka != null) {
             streams = streams.withKafka(kafka.read(env));
         }
-        ReportBuilder report = new ReportBuilder();
-        DataStream<WindowVerdict> windowVerdicts =
-                ParityPipeline.build(env, streams, policy.policy(), period, readEndMillis, scorer);
+        // Both checks fold their verdicts on the cluster; the client merges one partial report
+        // per judging subtask and never holds a verdict per window or transaction.
+        DataStream<ParityOutput> outputs =
+                ParityPipeline.foldWindows(
+                                ParityPipeline.build(
+                                        env,
+                                        streams,
+                                        policy.policy(),
+                                        period,
+                                        readEndMillis,
+                                        scorer))
+                        .map(ParityOutput::window, TypeInformation.of(ParityOutput.class))
+                        .name("partial window reports");
         ModelMetadata transactionModel = null;
-        TransactionSection section;
-        AtomicLong judged = new AtomicLong();
-        if (!transactions.checked()) {
-            section = TransactionSection.notChecked(transactions.notChecked());
-            try (CloseableIterator<WindowVerdict> verdicts =
-                    windowVerdicts.executeAndCollect("fraud parity " + periodLabel)) {
-                while (verdicts.hasNext()) {
-                    fold(verdicts.next(), report, judged, progress);
-                }
-            }
-        } else {
+        TransactionReportBuilder merged = null;
+        if (transactions.checked()) {
             if (transactions.scorer() != null) {
                 transactionModel = transactions.scorer().check();
             }
@@ -161,46 +161,35 @@ public record ParityRun(
                             transactions.scorer(),
                             transactions.scorer() == null ? null : transactions.thresholds(),
                             transactions.labels() != null);
-            TransactionReportBuilder merged =
-                    new TransactionReportBuilder(transactions.labels() != null);
-            DataStream<ParityOutput> outputs =
-                    windowVerdicts
-                            .map(ParityOutput::of, TypeInformation.of(ParityOutput.class))
-                            .name("window verdicts")
-                            .union(
-                                    partials.map(
-                                                    ParityOutput::of,
-                                                    TypeInformation.of(ParityOutput.class))
-                                            .name("partial transaction reports"));
-            try (CloseableIterator<ParityOutput> all =
-                    outputs.executeAndCollect("fraud parity " + periodLabel)) {
-                while (all.hasNext()) {
-                    ParityOutput o = all.next();
-                    if (o.window != null) {
-                        fold(o.window, report, judged, progress);
-                    } else {
-                        merged.merge(TransactionReportBuilder.fromBytes(o.transactionReport));
-                    }
+            merged = new TransactionReportBuilder(transactions.labels() != null);
+            outputs =
+                    outputs.union(
+                            partials.map(
+                                            ParityOutput::transaction,
+                                            TypeInformation.of(ParityOutput.class))
+                                    .name("partial transaction reports"));
+        }
+        ReportBuilder report = new ReportBuilder();
+        try (CloseableIterator<ParityOutput> all =
+                outputs.executeAndCollect("fraud parity " + periodLabel)) {
+            while (all.hasNext()) {
+                ParityOutput o = all.next();
+                if (o.windowReport != null) {
+                    report.merge(ReportBuilder.fromBytes(o.windowReport));
+                } else {
+                    merged.merge(TransactionReportBuilder.fromBytes(o.transactionReport));
                 }
             }
+        }
+        TransactionSection section;
+        if (merged == null) {
+            section = TransactionSection.notChecked(transactions.notChecked());
+        } else {
             checkServing(merged, transactionModel);
             section =
                     merged.section(true, "", transactionModel == null ? "" : transactionModel.id());
         }
         return report.build(describe(model, transactionModel), thresholds, section);
-    }
-
-    /** Folds a window verdict into {@code report}, showing progress. */
-    private void fold(
-            WindowVerdict verdict, ReportBuilder report, AtomicLong judged, ProgressLine progress) {
-        report.add(verdict);
-        if (judged.incrementAndGet() == 1 && progress.isOn()) {
-            // BATCH: verdicts come once every transaction is read and sorted by window.
-            progress.stage(
-                    "checking " + periodLabel + ", windows judged",
-                    judged::get,
-                    () -> ProgressLine.UNKNOWN);
-        }
     }
 
     /**

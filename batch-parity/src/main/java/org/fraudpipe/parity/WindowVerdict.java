@@ -12,7 +12,9 @@ import org.fraudpipe.schemas.avro.ScoreRecord;
  * both sides exist and nothing is unaccounted for; {@link #idealScore} is {@code NaN} when the
  * window was not scored (no ideal features, or no model).
  */
-public final class WindowVerdict {
+public final class WindowVerdict implements java.io.Serializable {
+
+    private static final long serialVersionUID = 1L;
 
     public String userId;
     public long windowStart;

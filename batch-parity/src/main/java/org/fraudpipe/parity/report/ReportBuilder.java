@@ -1,5 +1,6 @@
 package org.fraudpipe.parity.report;
 
+import java.io.Serializable;
 import java.math.BigDecimal;
 import java.math.MathContext;
 import java.time.Instant;
@@ -19,8 +20,15 @@ import org.fraudpipe.parity.WindowVerdict;
 /**
  * Folds the verdicts of a run, in any order, into a {@link ParityReport}. Memory is bounded by the
  * number of hours and the example limits, not by the number of windows.
+ *
+ * <p>Partial builders merge ({@link #merge}): each judging subtask folds its own windows on the
+ * cluster and hands its builder on as bytes ({@link #toBytes}), so the client's memory and work do
+ * not grow with the windows. Every kept set has a total order and every sum is exact, so the merged
+ * report is the same whichever windows each subtask judged and in whichever order partials arrive.
  */
-public final class ReportBuilder {
+public final class ReportBuilder implements Serializable {
+
+    private static final long serialVersionUID = 1L;
 
     /** Examples kept per cause (other than MATCH). */
     public static final int EXAMPLES_PER_CAUSE = 5;
@@ -41,9 +49,25 @@ public final class ReportBuilder {
                     .thenComparingDouble(v -> -featureDistance(v))
                     .thenComparing(BY_WINDOW);
 
+    /** The two orders by name: a serializable comparator, so that the kept sets travel. */
+    private enum Order implements Comparator<WindowVerdict> {
+        BY_WINDOW_ORDER {
+            @Override
+            public int compare(WindowVerdict a, WindowVerdict b) {
+                return BY_WINDOW.compare(a, b);
+            }
+        },
+        WORST_FIRST_ORDER {
+            @Override
+            public int compare(WindowVerdict a, WindowVerdict b) {
+                return WORST_FIRST.compare(a, b);
+            }
+        }
+    }
+
     private final Map<Cause, Long> byCause = new EnumMap<>(Cause.class);
     private final Map<Cause, TreeSet<WindowVerdict>> examples = new EnumMap<>(Cause.class);
-    private final TreeSet<WindowVerdict> worst = new TreeSet<>(WORST_FIRST);
+    private final TreeSet<WindowVerdict> worst = new TreeSet<>(Order.WORST_FIRST_ORDER);
     private final TreeMap<Instant, long[]> byHour = new TreeMap<>();
     private final Histogram lateness = Histogram.lateness();
     private final Histogram scoreDelta = Histogram.scoreDelta();
@@ -83,7 +107,7 @@ public final class ReportBuilder {
         hour[2] += alarm ? 1 : 0;
         if (v.cause != Cause.MATCH) {
             TreeSet<WindowVerdict> kept =
-                    examples.computeIfAbsent(v.cause, c -> new TreeSet<>(BY_WINDOW));
+                    examples.computeIfAbsent(v.cause, c -> new TreeSet<>(Order.BY_WINDOW_ORDER));
             keepFirst(kept, v, EXAMPLES_PER_CAUSE);
         }
         if (alarm) {
@@ -119,6 +143,53 @@ public final class ReportBuilder {
             neverScoredDecisions.merge(v.idealDecision, 1L, Long::sum);
         }
         return this;
+    }
+
+    /** Adds what {@code other} folded: as if its verdicts had been added to this one. */
+    public ReportBuilder merge(ReportBuilder other) {
+        other.byCause.forEach((c, n) -> byCause.merge(c, n, Long::sum));
+        other.examples.forEach(
+                (c, vs) -> {
+                    TreeSet<WindowVerdict> kept =
+                            examples.computeIfAbsent(c, k -> new TreeSet<>(Order.BY_WINDOW_ORDER));
+                    vs.forEach(v -> keepFirst(kept, v, EXAMPLES_PER_CAUSE));
+                });
+        other.worst.forEach(v -> keepFirst(worst, v, WORST_UNEXPLAINED));
+        other.byHour.forEach(
+                (h, c) -> {
+                    long[] hour = byHour.computeIfAbsent(h, k -> new long[3]);
+                    for (int i = 0; i < hour.length; i++) {
+                        hour[i] += c[i];
+                    }
+                });
+        lateness.merge(other.lateness);
+        scoreDelta.merge(other.scoreDelta);
+        other.flips.forEach((k, n) -> flips.merge(k, n, Long::sum));
+        other.neverScoredDecisions.forEach((k, n) -> neverScoredDecisions.merge(k, n, Long::sum));
+        modelVersions.addAll(other.modelVersions);
+        absDeltaSum = absDeltaSum.add(other.absDeltaSum);
+        maxAbsDelta = Math.max(maxAbsDelta, other.maxAbsDelta);
+        compared += other.compared;
+        otherModelVersion += other.otherModelVersion;
+        neverScored += other.neverScored;
+        archived += other.archived;
+        servedPanes += other.servedPanes;
+        tooLate += other.tooLate;
+        quarantined += other.quarantined;
+        deadLettered += other.deadLettered;
+        contradictedLabels += other.contradictedLabels;
+        uncheckedLabels += other.uncheckedLabels;
+        return this;
+    }
+
+    /** This builder as bytes (what a judging subtask hands on). */
+    public byte[] toBytes() {
+        return PartialReports.toBytes(this);
+    }
+
+    /** A builder from {@link #toBytes}. */
+    public static ReportBuilder fromBytes(byte[] bytes) {
+        return PartialReports.fromBytes(bytes, ReportBuilder.class);
     }
 
     /** The report without scores at arrival, judged against {@code thresholds}. */

@@ -1,12 +1,6 @@
 package org.fraudpipe.parity.report;
 
-import java.io.ByteArrayInputStream;
-import java.io.ByteArrayOutputStream;
-import java.io.IOException;
-import java.io.ObjectInputStream;
-import java.io.ObjectOutputStream;
 import java.io.Serializable;
-import java.io.UncheckedIOException;
 import java.math.BigDecimal;
 import java.math.MathContext;
 import java.util.ArrayList;
@@ -400,35 +394,11 @@ public final class TransactionReportBuilder implements Serializable {
 
     /** This builder as bytes (what a subtask hands on). */
     public byte[] toBytes() {
-        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-        try (ObjectOutputStream out = new ObjectOutputStream(bytes)) {
-            out.writeObject(this);
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot serialize the transaction report", e);
-        }
-        return bytes.toByteArray();
+        return PartialReports.toBytes(this);
     }
 
     /** A builder from {@link #toBytes}. */
     public static TransactionReportBuilder fromBytes(byte[] bytes) {
-        try (ObjectInputStream in =
-                new ObjectInputStream(new ByteArrayInputStream(bytes)) {
-                    @Override
-                    protected Class<?> resolveClass(java.io.ObjectStreamClass desc)
-                            throws IOException, ClassNotFoundException {
-                        try {
-                            return Class.forName(
-                                    desc.getName(),
-                                    false,
-                                    TransactionReportBuilder.class.getClassLoader());
-                        } catch (ClassNotFoundException e) {
-                            return super.resolveClass(desc);
-                        }
-                    }
-                }) {
-            return (TransactionReportBuilder) in.readObject();
-        } catch (IOException | ClassNotFoundException e) {
-            throw new IllegalStateException("cannot read a partial transaction report", e);
-        }
+        return PartialReports.fromBytes(bytes, TransactionReportBuilder.class);
     }
 }

@@ -213,6 +213,47 @@ class ReportBuilderTest {
     }
 
     @Test
+    void partialReportsFoldedPerSubtaskMergeToTheReportOfOneFold() {
+        List<WindowVerdict> many = new ArrayList<>(sample());
+        for (int i = 0; i < 40; i++) {
+            many.add(
+                    verdict(
+                            "x" + i,
+                            T0 + i * 600_000L,
+                            Cause.UNEXPLAINED,
+                            3,
+                            1,
+                            0.1,
+                            0.1 + i / 100.0,
+                            "v1"));
+            many.add(verdict("y" + i, T0, Cause.LATE_DROPPED, 3, 2, 0.3, 0.3 + i / 1000.0, "v1"));
+        }
+        String whole = ReportJson.write(build(many, ParityThresholds.DEFAULT));
+        Random random = new Random(7);
+        for (int parts = 1; parts <= 6; parts++) {
+            List<ReportBuilder> partials = new ArrayList<>();
+            for (int p = 0; p < parts; p++) {
+                partials.add(new ReportBuilder());
+            }
+            for (WindowVerdict v : many) {
+                partials.get(random.nextInt(parts)).add(v);
+            }
+            Collections.shuffle(partials, random);
+            ReportBuilder merged = new ReportBuilder();
+            for (ReportBuilder partial : partials) {
+                // What crosses the network from each judging subtask: bytes.
+                merged.merge(ReportBuilder.fromBytes(partial.toBytes()));
+            }
+            ParityReport report =
+                    merged.build(Map.of("period", "2026-11-28"), ParityThresholds.DEFAULT);
+            assertThat(ReportJson.write(report)).as(parts + " partials").isEqualTo(whole);
+        }
+        ParityReport r = build(many, ParityThresholds.DEFAULT);
+        assertThat(r.worstUnexplained()).hasSize(ReportBuilder.WORST_UNEXPLAINED);
+        assertThat(r.examples().get("LATE_DROPPED")).hasSize(ReportBuilder.EXAMPLES_PER_CAUSE);
+    }
+
+    @Test
     void theReportLinksTheLatenessAdviceNextToIt(@TempDir Path dir) throws Exception {
         ParityReport r = build(sample(), ParityThresholds.DEFAULT);
         Path html = ReportFiles.write(r, dir);
