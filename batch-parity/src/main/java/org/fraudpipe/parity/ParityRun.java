@@ -6,7 +6,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.function.LongSupplier;
 import org.apache.flink.api.common.RuntimeExecutionMode;
-import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.ExecutionOptions;
 import org.apache.flink.streaming.api.datastream.DataStream;
@@ -127,16 +126,16 @@ public record ParityRun(
         // Both checks fold their verdicts on the cluster; the client merges one partial report
         // per judging subtask and never holds a verdict per window or transaction.
         DataStream<ParityOutput> outputs =
-                ParityPipeline.foldWindows(
+                ParityOutput.tag(
+                        ParityPipeline.foldWindows(
                                 ParityPipeline.build(
                                         env,
                                         streams,
                                         policy.policy(),
                                         period,
                                         readEndMillis,
-                                        scorer))
-                        .map(ParityOutput::window, TypeInformation.of(ParityOutput.class))
-                        .name("partial window reports");
+                                        scorer)),
+                        true);
         ModelMetadata transactionModel = null;
         TransactionReportBuilder merged = null;
         if (transactions.checked()) {
@@ -162,24 +161,28 @@ public record ParityRun(
                             transactions.scorer() == null ? null : transactions.thresholds(),
                             transactions.labels() != null);
             merged = new TransactionReportBuilder(transactions.labels() != null);
-            outputs =
-                    outputs.union(
-                            partials.map(
-                                            ParityOutput::transaction,
-                                            TypeInformation.of(ParityOutput.class))
-                                    .name("partial transaction reports"));
+            outputs = outputs.union(ParityOutput.tag(partials, false));
         }
         ReportBuilder report = new ReportBuilder();
+        ParityOutput.Completeness windowPartials = new ParityOutput.Completeness("window");
+        ParityOutput.Completeness transactionPartials =
+                new ParityOutput.Completeness("transaction");
         try (CloseableIterator<ParityOutput> all =
                 outputs.executeAndCollect("fraud parity " + periodLabel)) {
             while (all.hasNext()) {
                 ParityOutput o = all.next();
                 if (o.windowReport != null) {
+                    windowPartials.received(o);
                     report.merge(ReportBuilder.fromBytes(o.windowReport));
                 } else {
+                    transactionPartials.received(o);
                     merged.merge(TransactionReportBuilder.fromBytes(o.transactionReport));
                 }
             }
+        }
+        windowPartials.verify();
+        if (merged != null) {
+            transactionPartials.verify();
         }
         TransactionSection section;
         if (merged == null) {
