@@ -29,6 +29,9 @@ final class LiveAnswers {
      */
     static final class Transactions {
 
+        /** The per-second series counts answers slower than this (the target's p99 bound). */
+        static final long SLOW_MILLIS = 50;
+
         /** Features kept per answer: the six, then historyComplete (1/0). */
         static final int FIELDS = 7;
 
@@ -39,6 +42,14 @@ final class LiveAnswers {
         final LatencyHistogram toSink = new LatencyHistogram();
         final LatencyHistogram toConsumer = new LatencyHistogram();
         final Map<Long, long[]> sampled = new HashMap<>();
+
+        /**
+         * Per second of Kafka append time (epoch second) of the timed answers: {count, max latency
+         * to the consumer, answers over 50 ms}, to tell a steady latency from stalls (window-close
+         * bursts, checkpoints, the machine's other load).
+         */
+        final java.util.TreeMap<Long, long[]> perSecond = new java.util.TreeMap<>();
+
         long answers;
         long pings;
         long measuredAnswers;
@@ -98,7 +109,15 @@ final class LiveAnswers {
             if (s.getRecordTimestamp() != null) {
                 long appended = s.getRecordTimestamp().toEpochMilli();
                 toSink.record(s.getScoredAt().toEpochMilli() - appended);
-                toConsumer.record(receiptWallMillis - appended);
+                long consumer = receiptWallMillis - appended;
+                toConsumer.record(consumer);
+                long[] sec =
+                        perSecond.computeIfAbsent(Math.floorDiv(appended, 1000L), k -> new long[3]);
+                sec[0]++;
+                sec[1] = Math.max(sec[1], consumer);
+                if (consumer > SLOW_MILLIS) {
+                    sec[2]++;
+                }
             }
         }
 
@@ -116,6 +135,28 @@ final class LiveAnswers {
             r.put("unknownIds", unknown);
             r.put("appendToSink", toSink.getLocalValue().summary());
             r.put("appendToConsumer", toConsumer.getLocalValue().summary());
+            java.util.List<java.util.List<Long>> series = new java.util.ArrayList<>();
+            long slowSeconds = 0;
+            for (Map.Entry<Long, long[]> e : perSecond.entrySet()) {
+                long[] v = e.getValue();
+                series.add(java.util.List.of(e.getKey(), v[0], v[1], v[2]));
+                if (v[2] > 0) {
+                    slowSeconds++;
+                }
+            }
+            r.put("secondsWithAnAnswerOver" + SLOW_MILLIS + "Ms", slowSeconds);
+            r.put("secondsTimed", (long) perSecond.size());
+            r.put(
+                    "perAppendSecond",
+                    Map.of(
+                            "columns",
+                            java.util.List.of(
+                                    "epochSecond",
+                                    "answers",
+                                    "maxAppendToConsumerMillis",
+                                    "answersOver" + SLOW_MILLIS + "Ms"),
+                            "rows",
+                            series));
             return r;
         }
     }

@@ -76,6 +76,12 @@ class LiveAnswersTest {
         assertThat(a.toSink.getLocalValue().percentile(1.0)).isEqualTo(3);
         assertThat(a.toConsumer.getLocalValue().percentile(0.5)).isEqualTo(10);
         assertThat(a.sampled).hasSize(1200);
+        // appended at START + 100 .. START + 1099: two epoch seconds, every answer 10 ms
+        assertThat(a.perSecond).containsOnlyKeys(START / 1000, START / 1000 + 1);
+        assertThat(a.perSecond.values().stream().mapToLong(v -> v[0]).sum())
+                .isEqualTo(1000 - retried);
+        assertThat(a.perSecond.values()).allSatisfy(v -> assertThat(v[1]).isEqualTo(10));
+        assertThat(a.perSecond.values()).allSatisfy(v -> assertThat(v[2]).isZero());
         Map<String, Object> report = a.report(1000 - retried);
         assertThat(report)
                 .containsEntry("answeredShare", 1.0)

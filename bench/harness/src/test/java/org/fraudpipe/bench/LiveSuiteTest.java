@@ -21,6 +21,11 @@ class LiveSuiteTest {
      * 10 s with 5 s of CPU; it read the last record 0.5 s after it was sent.
      */
     static Map<String, Object> figures(boolean complete, long lastRead) {
+        return figures(complete, lastRead, 1000);
+    }
+
+    /** The same run's figures, judged against another intended rate (the lag in seconds). */
+    static Map<String, Object> figures(boolean complete, long lastRead, long rate) {
         LatencyHistogram behind = new LatencyHistogram();
         behind.record(1);
         behind.record(4);
@@ -58,7 +63,7 @@ class LiveSuiteTest {
         LiveAnswers.Windows windows = new LiveAnswers.Windows(T0, T0 + 20_000, Set.of());
         return LiveSuite.figures(
                 "ours",
-                1000,
+                rate,
                 published,
                 samples,
                 run,
@@ -106,6 +111,16 @@ class LiveSuiteTest {
     void aSystemThatReadTheLastRecordLateOrNeverDidNotKeepUp() {
         assertThat(figures(true, T0 + 25_000)).containsEntry("keptUp", false);
         assertThat(figures(false, T0 + 22_100)).containsEntry("keptUp", false);
+    }
+
+    @Test
+    @SuppressWarnings("unchecked")
+    void aSystemThatFellBehindDuringTheIntervalDidNotKeepUpThoughItCaughtUpAtTheEnd() {
+        // the same 1,050 records behind at 15.5 s: 1.05 s at 1000/s, 2.6 s at 400/s
+        Map<String, Object> f = figures(true, T0 + 22_500, 400);
+        assertThat((Map<String, Object>) f.get("lag"))
+                .containsEntry("maxSecondsBehindDuringMeasured", 2.625);
+        assertThat(f).containsEntry("keptUp", false);
     }
 
     @Test
