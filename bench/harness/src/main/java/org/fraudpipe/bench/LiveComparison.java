@@ -24,6 +24,11 @@ import java.util.TreeMap;
  *       row in the peer's output: it arrived when its user had already been answered for a later
  *       event time, and the peer drops such a row ({@code RowTimeRangeBoundedPrecedingFunction});
  *       the job scored and counted it. The traffic's deliberately late events are such rows.
+ *   <li>{@value #PEER_STATE_CLEARED}: x is a late event (sent behind the watermark) and the peer
+ *       counted fewer transactions: Flink's OVER function clears a user's state at an event-time
+ *       timer 1.5 x the range after the first row it kept, and a late row accepted after that
+ *       (later than the user's last emitted row) finds no history; an earlier row of the user lies
+ *       more than 1.5 x the range before x was sent.
  *   <li>{@value #HISTORY_INCOMPLETE}: the job scored x with part of its trailing window already
  *       evicted ({@code historyComplete} false: x arrived more than the allowed lateness behind the
  *       watermark).
@@ -39,12 +44,24 @@ final class LiveComparison {
     static final String LATER_ARRIVAL = "LATER_ARRIVAL_IN_TRAILING_WINDOW";
     static final String DROPPED_BY_PEER = "ROW_DROPPED_BY_PEER";
     static final String HISTORY_INCOMPLETE = "HISTORY_INCOMPLETE";
+    static final String PEER_STATE_CLEARED = "PEER_STATE_CLEARED_BEFORE_LATE_ROW";
     static final String UNEXPLAINED = "UNEXPLAINED";
 
     private LiveComparison() {}
 
-    /** One sampled event of the traffic: what the explanations need. */
-    record Input(long index, long user, long eventTime) {}
+    /**
+     * One sampled event of the traffic: what the explanations need.
+     *
+     * @param late whether it was sent behind the watermark (a late event of the traffic)
+     * @param sentMillis when it was sent (its scheduled instant): the watermark was at most this
+     */
+    record Input(long index, long user, long eventTime, boolean late, long sentMillis) {
+
+        /** An event sent at its event time, not late. */
+        Input(long index, long user, long eventTime) {
+            this(index, user, eventTime, false, eventTime);
+        }
+    }
 
     /**
      * Compares the answers and explains each difference.
@@ -106,7 +123,7 @@ final class LiveComparison {
                         byFeature.merge(FinalFeatures.NAMES[f], 1L, Long::sum);
                     }
                 }
-                cause = explain(byIndex.get(i), byUser, peer, o, trailingMillis);
+                cause = explain(byIndex.get(i), byUser, peer, o, p, trailingMillis);
             }
             byCause.merge(cause, 1L, Long::sum);
             if (examplesPerCause.merge(cause, 1, Integer::sum) <= 3) {
@@ -136,6 +153,7 @@ final class LiveComparison {
             Map<Long, List<Input>> byUser,
             Map<Long, long[]> peer,
             long[] ours,
+            long[] peerAnswer,
             long trailingMillis) {
         if (x == null) {
             return UNEXPLAINED;
@@ -161,7 +179,21 @@ final class LiveComparison {
         if (laterArrival) {
             return LATER_ARRIVAL;
         }
-        return dropped ? DROPPED_BY_PEER : UNEXPLAINED;
+        if (dropped) {
+            return DROPPED_BY_PEER;
+        }
+        // Flink's RowTimeRangeBoundedPrecedingFunction clears a user's whole state at an event-time
+        // timer 1.5 x the range after the first row it keeps; a late row accepted afterwards (not
+        // behind the user's last emitted time) is answered over itself and later rows only.
+        if (x.late() && peerAnswer != null && peerAnswer[0] < ours[0]) {
+            for (Input z : byUser.getOrDefault(x.user(), List.of())) {
+                if (z.index() < x.index()
+                        && z.eventTime() + trailingMillis * 3 / 2 < x.sentMillis()) {
+                    return PEER_STATE_CLEARED;
+                }
+            }
+        }
+        return UNEXPLAINED;
     }
 
     static boolean same(long[] a, long[] b) {

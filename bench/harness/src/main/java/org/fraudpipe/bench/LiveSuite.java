@@ -247,7 +247,9 @@ final class LiveSuite {
                                         traffic.event(i)
                                                 .transaction()
                                                 .getEventTime()
-                                                .toEpochMilli()));
+                                                .toEpochMilli(),
+                                        traffic.late(i),
+                                        traffic.scheduledWallMillis(i)));
                     }
                 }
                 Map<String, Object> eq =

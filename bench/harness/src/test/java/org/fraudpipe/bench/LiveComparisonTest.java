@@ -71,6 +71,36 @@ class LiveComparisonTest {
     }
 
     @Test
+    void aLateRowTheFlinkPeerAnsweredAfterClearingItsUsersStateIsExplained() {
+        // user 1: y at 10 s, x late (event time 40 s) sent at 110 s: y + 1.5 T = 100 s < 110 s, so
+        // the peer's state was cleared at the watermark's 100 s and it counts x alone.
+        // user 2: the same but x sent at 95 s (before the clearing): not explained.
+        // user 3: sent at 110 s but not late: not explained.
+        List<LiveComparison.Input> inputs =
+                List.of(
+                        new LiveComparison.Input(0, 1, 10_000),
+                        new LiveComparison.Input(1, 1, 40_000, true, 110_000),
+                        new LiveComparison.Input(2, 2, 10_000),
+                        new LiveComparison.Input(3, 2, 40_000, true, 95_000),
+                        new LiveComparison.Input(4, 3, 10_000),
+                        new LiveComparison.Input(5, 3, 40_000, false, 110_000));
+        Map<Long, long[]> ours = new HashMap<>();
+        Map<Long, long[]> peer = new HashMap<>();
+        for (long i = 0; i < 6; i += 2) {
+            ours.put(i, f(1, 1));
+            peer.put(i, f(1, 1));
+            ours.put(i + 1, f(2, 1));
+            peer.put(i + 1, f(1, 1));
+        }
+        Map<String, Object> r = LiveComparison.compare(ours, peer, inputs, 6, T);
+        assertThat(r.get("byCause"))
+                .isEqualTo(
+                        Map.of(
+                                LiveComparison.PEER_STATE_CLEARED, 1L,
+                                LiveComparison.UNEXPLAINED, 2L));
+    }
+
+    @Test
     void theTrailingWindowExcludesItsLowerBound() {
         // y at exactly t - T is not in x's window: its absence from the peer explains nothing
         List<LiveComparison.Input> inputs =
