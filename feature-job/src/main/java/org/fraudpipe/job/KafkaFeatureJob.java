@@ -95,7 +95,8 @@ public final class KafkaFeatureJob {
                                 transactionScorer,
                                 config.trailingWindow(),
                                 config.scoringBatchSize(),
-                                config.transactionScoringMaxDelay())),
+                                config.transactionScoringMaxDelay(),
+                                config.transactionBufferTimeout())),
                 KafkaIO.sinks(config),
                 archive.orElse(null));
         return new KafkaFeatureJob(env, config, model, transactionModel, archive);

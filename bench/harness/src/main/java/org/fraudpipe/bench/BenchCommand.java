@@ -54,6 +54,11 @@ import picocli.CommandLine.Option;
  *   <li><b>state</b>: bytes of window state per active key for several allowed latenesses, against
  *       {@code lateness / window + 1} live windows per key.
  *   <li><b>jmh</b>: the micro-benchmarks (feature aggregation, Avro serde, the scorer).
+ *   <li><b>live</b> (alias latency): traffic published in real time at fixed rates, event time =
+ *       the wall clock; the job with both paths (window results and scores at arrival) and the
+ *       Flink SQL peer (group window and per-transaction OVER query), each at each rate: CPU per
+ *       event, per-transaction and window-result latency, whether the rate was kept and the system
+ *       kept up, per-transaction features compared ({@link LiveSuite}).
  * </ol>
  *
  * <p>Results: {@code <work-dir>/<timestamp>/results.json} (and {@code --out}), a summary on stdout.
@@ -66,7 +71,8 @@ import picocli.CommandLine.Option;
         description = {
             "Runs the performance suite: the feature job against Flink SQL and Kafka Streams on the"
                     + " same generated input (throughput, CPU, result equality), the window-close"
-                    + " burst, state cost per key, and the JMH micro-benchmarks.",
+                    + " burst, state cost per key, the JMH micro-benchmarks, and live-paced runs at"
+                    + " fixed rates (latency of scores at arrival and of window results).",
             "Starts its own Kafka broker and schema registry on free ports; stops everything at the"
                     + " end. Takes minutes to an hour: never part of `mvn verify`.",
         })
@@ -77,9 +83,13 @@ public final class BenchCommand implements Callable<Integer> {
                     "ours-rocksdb",
                     "ours-rocksdb-archive",
                     "ours-hashmap",
+                    "ours-rocksdb-per-tx",
                     "flink-sql",
                     "flink-sql-hashmap",
+                    "flink-sql-tvf",
                     "kafka-streams");
+
+    static final List<String> SUITES = List.of("throughput", "burst", "state", "jmh", "live");
 
     @Option(
             names = "--suites",
@@ -87,7 +97,8 @@ public final class BenchCommand implements Callable<Integer> {
             split = ",",
             defaultValue = "throughput,burst,state",
             description =
-                    "Which parts to run: throughput, burst, state, jmh (default: ${DEFAULT-VALUE}).")
+                    "Which parts to run: throughput, burst, state, jmh, live (alias latency: the"
+                            + " live-paced runs, --live-* options) (default: ${DEFAULT-VALUE}).")
     List<String> suites;
 
     @Option(
@@ -98,8 +109,10 @@ public final class BenchCommand implements Callable<Integer> {
             description =
                     "Systems of the throughput suite, in run order; the first ours-* is the"
                             + " reference of the comparison. Known: "
-                            + "ours-rocksdb, ours-rocksdb-archive, ours-hashmap, flink-sql,"
-                            + " flink-sql-hashmap, kafka-streams (default: ${DEFAULT-VALUE}).")
+                            + "ours-rocksdb, ours-rocksdb-archive, ours-hashmap, ours-rocksdb-per-tx"
+                            + " (scores at arrival on too), flink-sql, flink-sql-hashmap,"
+                            + " flink-sql-tvf (window TVF: no lateness, a reference row),"
+                            + " kafka-streams (default: ${DEFAULT-VALUE}).")
     List<String> systems;
 
     @Option(
@@ -232,6 +245,123 @@ public final class BenchCommand implements Callable<Integer> {
     int stateTxPerWindow;
 
     @Option(
+            names = "--live-rates",
+            paramLabel = "N[,N...]",
+            split = ",",
+            defaultValue = "1000,2000,5000,10000,20000,30000",
+            description =
+                    "Events per second of the live runs, one run per rate and system (default:"
+                            + " ${DEFAULT-VALUE}: issue #16's 1k, 5k, 20k and issue #20's 2k, 10k,"
+                            + " 30k).")
+    List<Long> liveRates;
+
+    @Option(
+            names = "--live-systems",
+            paramLabel = "SYSTEM[,SYSTEM...]",
+            split = ",",
+            defaultValue = "ours,flink-sql",
+            description =
+                    "Systems of the live runs: ours (RocksDB, exactly-once window path with"
+                            + " scoring, scores at arrival at-least-once), flink-sql (group window"
+                            + " with lateness, exactly-once; per-transaction OVER query,"
+                            + " at-least-once) (default: ${DEFAULT-VALUE}).")
+    List<String> liveSystems;
+
+    @Option(
+            names = "--live-window-size",
+            paramLabel = "DURATION",
+            defaultValue = "1m",
+            converter = DurationConverter.class,
+            description =
+                    "Window size and trailing window of the live runs (default: ${DEFAULT-VALUE};"
+                            + " the job's is 10m, whose windows would need 10+ minutes per run to"
+                            + " close: see docs/BENCHMARKS.md for what a smaller one changes).")
+    Duration liveWindow;
+
+    @Option(
+            names = "--live-allowed-lateness",
+            paramLabel = "DURATION",
+            defaultValue = "2m",
+            converter = DurationConverter.class,
+            description =
+                    "Allowed lateness of the live runs (default: ${DEFAULT-VALUE}, the job's).")
+    Duration liveLateness;
+
+    @Option(
+            names = "--live-warm-up",
+            paramLabel = "DURATION",
+            defaultValue = "60s",
+            converter = DurationConverter.class,
+            description =
+                    "Traffic published at the rate before the measured interval, discarded"
+                            + " (default: ${DEFAULT-VALUE}).")
+    Duration liveWarmUp;
+
+    @Option(
+            names = "--live-duration",
+            paramLabel = "DURATION",
+            defaultValue = "120s",
+            converter = DurationConverter.class,
+            description = "The measured interval of each live run (default: ${DEFAULT-VALUE}).")
+    Duration liveDuration;
+
+    @Option(
+            names = "--live-user-gap",
+            paramLabel = "DURATION",
+            defaultValue = "1m",
+            converter = DurationConverter.class,
+            description =
+                    "Mean time between two transactions of a user: users = rate x this (at least"
+                            + " 1000; default: ${DEFAULT-VALUE}, one per user and window of 1m).")
+    Duration liveUserGap;
+
+    @Option(
+            names = "--live-late-share",
+            paramLabel = "SHARE",
+            defaultValue = "0.001",
+            description =
+                    "Share of live events arriving late, out-of-orderness + 1 s to allowed"
+                            + " lateness + window behind their time (default: ${DEFAULT-VALUE}).")
+    double liveLateShare;
+
+    @Option(
+            names = "--live-retry-share",
+            paramLabel = "SHARE",
+            defaultValue = "0.005",
+            description =
+                    "Share of live events sent twice, 0.2-3 s apart (producer retries; default:"
+                            + " ${DEFAULT-VALUE}).")
+    double liveRetryShare;
+
+    @Option(
+            names = "--live-drain-timeout",
+            paramLabel = "DURATION",
+            defaultValue = "2m",
+            converter = DurationConverter.class,
+            description =
+                    "After publishing, how long a live run waits for the system to read the rest"
+                            + " before stopping it (default: ${DEFAULT-VALUE}).")
+    Duration liveDrainTimeout;
+
+    @Option(
+            names = "--live-compare-sample",
+            paramLabel = "N",
+            defaultValue = "200000",
+            description =
+                    "About how many transactions per rate the per-transaction features of ours and"
+                            + " flink-sql are compared on (whole users; default: ${DEFAULT-VALUE}).")
+    long liveCompareSample;
+
+    @Option(
+            names = "--live-ours-arg",
+            paramLabel = "ARG",
+            description =
+                    "An argument added to the job's command line in the live runs, repeatable, in"
+                            + " order (a job option and its value: --live-ours-arg="
+                            + "--transaction-buffer-timeout --live-ours-arg=100ms).")
+    List<String> liveOursArgs = new ArrayList<>();
+
+    @Option(
             names = "--runner-heap",
             paramLabel = "SIZE",
             defaultValue = "2g",
@@ -352,10 +482,41 @@ public final class BenchCommand implements Callable<Integer> {
                     "--burst-runs must be odd and positive, --burst-warm-up-windows positive,"
                             + " --warm-up-runs not negative");
         }
+        suites = suites.stream().map(s -> s.equals("latency") ? "live" : s).toList();
         for (String s : suites) {
-            if (!List.of("throughput", "burst", "state", "jmh").contains(s)) {
+            if (!SUITES.contains(s)) {
                 throw new CommandLine.ParameterException(
                         spec.commandLine(), "--suites: unknown suite '" + s + "'");
+            }
+        }
+        if (suites.contains("live")) {
+            for (String s : liveSystems) {
+                if (!LiveSuite.SYSTEMS.contains(s)) {
+                    throw new CommandLine.ParameterException(
+                            spec.commandLine(),
+                            "--live-systems: unknown system '"
+                                    + s
+                                    + "' (known: "
+                                    + LiveSuite.SYSTEMS
+                                    + ")");
+                }
+            }
+            if (liveRates.stream().anyMatch(r -> r < 1 || r > 1_000_000)
+                    || liveWindow.toMillis() % 1000 != 0
+                    || liveWindow.isZero()
+                    || liveWarmUp.toMillis() % 1000 != 0
+                    || liveDuration.toSeconds() < 1
+                    || liveDuration.toMillis() % 1000 != 0
+                    || liveCompareSample < 1
+                    || liveLateShare < 0
+                    || liveLateShare > 1
+                    || liveRetryShare < 0
+                    || liveRetryShare > 1) {
+                throw new CommandLine.ParameterException(
+                        spec.commandLine(),
+                        "live runs want rates of 1 to 1,000,000 per second, whole seconds for"
+                                + " --live-window-size, --live-warm-up and --live-duration (at least"
+                                + " 1s), shares in [0, 1] and a positive --live-compare-sample");
             }
         }
         home = Path.of(System.getProperty("fraud.home", ".")).toAbsolutePath().normalize();
@@ -395,7 +556,10 @@ public final class BenchCommand implements Callable<Integer> {
         results.put("settings", settings);
         log.printf("bench: results and logs in %s%n", runRoot);
 
-        if (suites.contains("throughput") || suites.contains("burst") || suites.contains("state")) {
+        if (suites.contains("throughput")
+                || suites.contains("burst")
+                || suites.contains("state")
+                || suites.contains("live")) {
             log.println("bench: starting Kafka and the schema registry...");
             try (BenchKafka kafka = BenchKafka.start(runRoot.resolve("kafka"), brokerHeap)) {
                 log.printf(
@@ -411,6 +575,36 @@ public final class BenchCommand implements Callable<Integer> {
                 }
                 if (suites.contains("state")) {
                     results.put("state", state(kafka));
+                    write(results);
+                }
+                if (suites.contains("live")) {
+                    results.put(
+                            "live",
+                            new LiveSuite(
+                                            this,
+                                            new LiveSuite.Settings(
+                                                    liveRates,
+                                                    liveSystems,
+                                                    liveWindow,
+                                                    liveLateness,
+                                                    outOfOrderness,
+                                                    liveWarmUp,
+                                                    liveDuration,
+                                                    liveUserGap,
+                                                    liveLateShare,
+                                                    liveRetryShare,
+                                                    liveDrainTimeout,
+                                                    liveCompareSample,
+                                                    seed,
+                                                    partitions,
+                                                    parallelism,
+                                                    checkpointInterval,
+                                                    Duration.ofMinutes(10),
+                                                    List.copyOf(liveOursArgs)),
+                                            runners,
+                                            runRoot,
+                                            log)
+                                    .run(kafka));
                     write(results);
                 }
             }
@@ -563,10 +757,15 @@ public final class BenchCommand implements Callable<Integer> {
         equality.put("reference", referenceName);
         equality.put("lateThresholdMillis", allowedLateness.plus(outOfOrderness).toMillis());
         for (Map.Entry<String, Comparison> c : comparisons.entrySet()) {
+            // The window TVF has no lateness: a record arriving once its partition's event time
+            // is the out-of-orderness past its window's end is dropped there, counted by the job.
+            long threshold =
+                    base(c.getKey()).equals("flink-sql-tvf")
+                            ? outOfOrderness.toMillis()
+                            : allowedLateness.plus(outOfOrderness).toMillis();
             Map<String, Object> report =
-                    c.getValue()
-                            .lateThreshold(allowedLateness.plus(outOfOrderness).toMillis())
-                            .report(index, referenceTooLate);
+                    c.getValue().lateThreshold(threshold).report(index, referenceTooLate);
+            report.put("lateThresholdMillis", threshold);
             equality.put(c.getKey(), report);
             log.printf(
                     "bench: %s vs %s: %d of %d windows equal, %d differ %s%n",
@@ -619,7 +818,7 @@ public final class BenchCommand implements Callable<Integer> {
         Kind kind;
         String base = base(system);
         switch (base) {
-            case "ours-rocksdb", "ours-rocksdb-archive", "ours-hashmap" -> {
+            case "ours-rocksdb", "ours-rocksdb-archive", "ours-hashmap", "ours-rocksdb-per-tx" -> {
                 kind = Kind.OURS;
                 createOursTopics(kafka, system);
                 args.addAll(
@@ -633,8 +832,11 @@ public final class BenchCommand implements Callable<Integer> {
                                 base.equals("ours-rocksdb-archive")
                                         ? runDir.resolve("archive").toUri().toString()
                                         : "none"));
+                if (base.equals("ours-rocksdb-per-tx")) {
+                    args.addAll(List.of("--per-transaction", "true"));
+                }
             }
-            case "flink-sql", "flink-sql-hashmap" -> {
+            case "flink-sql", "flink-sql-hashmap", "flink-sql-tvf" -> {
                 kind = Kind.FLINK_SQL;
                 kafka.createTopics(Map.of(system + ".features", Topic.FEATURES), partitions);
                 args.addAll(
@@ -658,7 +860,9 @@ public final class BenchCommand implements Callable<Integer> {
                                 "--expect-records",
                                 Long.toString(data.records()),
                                 "--state-backend",
-                                system.equals("flink-sql") ? "rocksdb" : "hashmap",
+                                base.equals("flink-sql-hashmap") ? "hashmap" : "rocksdb",
+                                "--window-query",
+                                base.equals("flink-sql-tvf") ? "tvf" : "legacy",
                                 "--parallelism",
                                 Integer.toString(parallelism),
                                 "--checkpoint-interval",
@@ -707,17 +911,22 @@ public final class BenchCommand implements Callable<Integer> {
         return runners.run(kind, args, jvmOptions, runDir, runTimeout.plusMinutes(5), kafka);
     }
 
-    private void createOursTopics(BenchKafka kafka, String prefix) {
+    /**
+     * The job's output topics of a run named {@code prefix}: every topic of the job (its start-up
+     * check wants them all, whether the run writes the per-transaction scores or not).
+     */
+    void createOursTopics(BenchKafka kafka, String prefix) {
         Map<String, Topic> topics = new LinkedHashMap<>();
         topics.put(prefix + ".features", Topic.FEATURES);
         topics.put(prefix + ".scores", Topic.SCORES);
         topics.put(prefix + ".late", Topic.LATE);
         topics.put(prefix + ".dead-letters", Topic.DEAD_LETTERS);
+        topics.put(prefix + ".transaction-scores", Topic.TRANSACTION_SCORES);
         kafka.createTopics(topics, partitions);
     }
 
     /** The job's options for a run: production defaults, the run's topics and directories. */
-    private List<String> oursArgs(
+    List<String> oursArgs(
             BenchKafka kafka,
             String prefix,
             String input,
@@ -747,6 +956,8 @@ public final class BenchCommand implements Callable<Integer> {
                         prefix + ".late",
                         "--topic.dead-letters",
                         prefix + ".dead-letters",
+                        "--topic.transaction-scores",
+                        prefix + ".transaction-scores",
                         "--group-id",
                         "bench-" + prefix,
                         "--transactional-id-prefix",

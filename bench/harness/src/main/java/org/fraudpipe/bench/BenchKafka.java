@@ -141,17 +141,8 @@ final class BenchKafka implements AutoCloseable {
      * @return records read
      */
     long readCommitted(String topic, Consumer<ConsumerRecord<byte[], byte[]>> each) {
-        Map<String, Object> config = new HashMap<>();
-        config.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers());
-        config.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
-        config.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
-        config.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, "5000");
-        config.put(ConsumerConfig.FETCH_MAX_BYTES_CONFIG, Integer.toString(64 << 20));
-        config.put(ConsumerConfig.MAX_PARTITION_FETCH_BYTES_CONFIG, Integer.toString(16 << 20));
         long n = 0;
-        try (KafkaConsumer<byte[], byte[]> consumer =
-                new KafkaConsumer<>(
-                        config, new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
+        try (KafkaConsumer<byte[], byte[]> consumer = committedConsumer()) {
             List<TopicPartition> partitions = new ArrayList<>();
             consumer.partitionsFor(topic, Duration.ofSeconds(30))
                     .forEach(i -> partitions.add(new TopicPartition(topic, i.partition())));
@@ -175,6 +166,22 @@ final class BenchKafka implements AutoCloseable {
             }
         }
         return n;
+    }
+
+    /**
+     * A consumer of this broker's committed records (read_committed, no group, no auto-commit),
+     * byte arrays; the caller assigns partitions and closes it.
+     */
+    KafkaConsumer<byte[], byte[]> committedConsumer() {
+        Map<String, Object> config = new HashMap<>();
+        config.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers());
+        config.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
+        config.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
+        config.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, "5000");
+        config.put(ConsumerConfig.FETCH_MAX_BYTES_CONFIG, Integer.toString(64 << 20));
+        config.put(ConsumerConfig.MAX_PARTITION_FETCH_BYTES_CONFIG, Integer.toString(16 << 20));
+        return new KafkaConsumer<>(
+                config, new ByteArrayDeserializer(), new ByteArrayDeserializer());
     }
 
     /**

@@ -200,7 +200,9 @@ final class RunnerJvm {
 
     private String classpath(Kind kind) {
         return switch (kind) {
-            case OURS -> System.getProperty("java.class.path");
+            // The harness module's own classes and runtime classpath (what ./fraud bench runs
+            // with), whatever launched the harness (a test runner's class path has more).
+            case OURS -> moduleClasspath("bench/harness");
             case FLINK_SQL -> moduleClasspath("bench/flink-sql");
             case KAFKA_STREAMS -> moduleClasspath("bench/kafka-streams");
         };

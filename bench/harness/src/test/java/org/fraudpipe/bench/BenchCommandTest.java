@@ -47,12 +47,12 @@ class BenchCommandTest {
 
     @Test
     void anUnknownSuiteIsRefused() {
-        Outcome o = run("--suites", "latency");
+        Outcome o = run("--suites", "warp");
         assertThat(o.exitCode()).isEqualTo(2);
         assertThat(o.err().lines().toList())
                 .as("one line and where the options are, as every ./fraud command")
                 .containsExactly(
-                        "bench: --suites: unknown suite 'latency'",
+                        "bench: --suites: unknown suite 'warp'",
                         "(./fraud bench --help lists the options)");
     }
 
@@ -90,5 +90,15 @@ class BenchCommandTest {
                 .isEqualTo("in");
         assertThat(RunnerJvm.argument(args, "--expect-records")).isEqualTo("9");
         assertThat(RunnerJvm.argument(args, "--nothing")).isNull();
+    }
+
+    @Test
+    void liveRunsRefuseAnUnknownSystemAndAWindowOfFractionalSeconds() {
+        Outcome o = run("--suites", "latency", "--live-systems", "ours,kafka-streams");
+        assertThat(o.exitCode()).isEqualTo(2);
+        assertThat(o.err()).contains("--live-systems: unknown system 'kafka-streams'");
+        o = run("--suites", "live", "--live-window-size", "1500ms");
+        assertThat(o.exitCode()).isEqualTo(2);
+        assertThat(o.err()).contains("whole seconds for --live-window-size");
     }
 }

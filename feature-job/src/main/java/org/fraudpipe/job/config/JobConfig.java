@@ -164,6 +164,7 @@ public final class JobConfig {
         }
         trailingWindow();
         requireNonNegative(JobOption.TRANSACTION_SCORING_MAX_DELAY, transactionScoringMaxDelay());
+        requireNonNegative(JobOption.TRANSACTION_BUFFER_TIMEOUT, transactionBufferTimeout());
         double txReview = probability(JobOption.TRANSACTION_REVIEW_THRESHOLD);
         double txBlock = probability(JobOption.TRANSACTION_BLOCK_THRESHOLD);
         if (txBlock < txReview) {
@@ -316,6 +317,10 @@ public final class JobConfig {
 
     public Duration transactionScoringMaxDelay() {
         return duration(JobOption.TRANSACTION_SCORING_MAX_DELAY);
+    }
+
+    public Duration transactionBufferTimeout() {
+        return duration(JobOption.TRANSACTION_BUFFER_TIMEOUT);
     }
 
     public Delivery transactionScoresDelivery() {

@@ -98,6 +98,14 @@ public enum JobOption {
             "5ms",
             "Longest a transaction waits for its scoring batch; batches are also flushed when full,"
                     + " at each watermark and before each checkpoint."),
+    TRANSACTION_BUFFER_TIMEOUT(
+            "transaction-buffer-timeout",
+            Label.DURATION,
+            "2ms",
+            "Longest a record waits in a network buffer on its way to the per-transaction path's"
+                    + " keyed operator: Flink's buffer timeout for that one edge (the job's other"
+                    + " edges keep Flink's execution.buffer-timeout.interval, 100 ms by default)."
+                    + " 0 sends every record at once, at more CPU per record."),
     TRANSACTION_SCORES_DELIVERY(
             "transaction-scores-delivery",
             Label.DELIVERY,

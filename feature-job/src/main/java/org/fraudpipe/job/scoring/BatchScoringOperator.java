@@ -11,6 +11,7 @@ import org.apache.flink.streaming.api.operators.AbstractStreamOperator;
 import org.apache.flink.streaming.api.operators.OneInputStreamOperator;
 import org.apache.flink.streaming.api.watermark.Watermark;
 import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
+import org.fraudpipe.job.metrics.LatencyHistogram;
 import org.fraudpipe.job.metrics.Tally;
 import org.fraudpipe.job.window.ProcessingTimeSource;
 import org.fraudpipe.schemas.avro.Decision;
@@ -41,7 +42,11 @@ import org.fraudpipe.schemas.avro.ScoreRecord;
  * per decision, counters that are also accumulators ({@link Tally}); histograms of the batch sizes
  * and of the model call's time; and, where the scorer knows the Kafka record timestamp of an input
  * ({@link BatchScorer#recordTimestampOf}), a histogram of the latency from that timestamp to the
- * moment the score is handed to the next operator (the sink), wall-clock milliseconds.
+ * moment the score is handed to the next operator (the sink), wall-clock milliseconds: as a metric
+ * (Flink's sampling histogram over this subtask's last 10,000 scores: percentiles live, per
+ * subtask) and, under the same name, as a job accumulator ({@link LatencyHistogram}: every score of
+ * the run, merged exactly over subtasks; what {@code ./fraud demo} and {@code ./fraud bench}
+ * report).
  */
 public final class BatchScoringOperator<I, O> extends AbstractStreamOperator<O>
         implements OneInputStreamOperator<I, O> {
@@ -109,6 +114,7 @@ public final class BatchScoringOperator<I, O> extends AbstractStreamOperator<O>
     private transient Histogram batchSize;
     private transient Histogram batchMicros;
     private transient Histogram latency;
+    private transient LatencyHistogram latencyTotal;
 
     /**
      * @param clock where {@code scoredAt} comes from: the wall clock, or in a replay each input's
@@ -170,6 +176,18 @@ public final class BatchScoringOperator<I, O> extends AbstractStreamOperator<O>
                                 .histogram(
                                         names.latency(),
                                         new DescriptiveStatisticsHistogram(10_000));
+        latencyTotal = names.latency() == null ? null : latencyAccumulator(names.latency());
+    }
+
+    /** The task's latency accumulator named {@code name}, registered on first use. */
+    private LatencyHistogram latencyAccumulator(String name) {
+        Object existing = getRuntimeContext().getAccumulator(name);
+        if (existing instanceof LatencyHistogram h) {
+            return h;
+        }
+        LatencyHistogram created = new LatencyHistogram();
+        getRuntimeContext().addAccumulator(name, created);
+        return created;
     }
 
     @Override
@@ -251,7 +269,9 @@ public final class BatchScoringOperator<I, O> extends AbstractStreamOperator<O>
             if (latency != null) {
                 long recorded = scorer.recordTimestampOf(buffer.get(i));
                 if (recorded != BatchScorer.NO_TIMESTAMP) {
-                    latency.update(Math.max(0, handedOver - recorded));
+                    long millis = Math.max(0, handedOver - recorded);
+                    latency.update(millis);
+                    latencyTotal.record(millis);
                 }
             }
             if (ts == Long.MIN_VALUE) {

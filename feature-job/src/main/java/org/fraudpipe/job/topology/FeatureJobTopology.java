@@ -96,15 +96,27 @@ public final class FeatureJobTopology {
     }
 
     /**
-     * The per-transaction path: its model (validated on the client first), its trailing window and
-     * how transactions are batched. Its allowed lateness (how long received transactions outlive
-     * their trailing window) and its clock are the windows'.
+     * The per-transaction path: its model (validated on the client first), its trailing window, how
+     * transactions are batched and how long a record may wait in a network buffer on its way to the
+     * path's keyed operator (null: Flink's buffer timeout). Its allowed lateness (how long received
+     * transactions outlive their trailing window) and its clock are the windows'.
      */
     public record PerTransaction(
             TransactionScorer.Factory scorer,
             Duration trailingWindow,
             int maxBatchSize,
-            Duration maxDelay) {}
+            Duration maxDelay,
+            Duration bufferTimeout) {
+
+        /** With Flink's buffer timeout (a replay, tests). */
+        public PerTransaction(
+                TransactionScorer.Factory scorer,
+                Duration trailingWindow,
+                int maxBatchSize,
+                Duration maxDelay) {
+            this(scorer, trailingWindow, maxBatchSize, maxDelay, null);
+        }
+    }
 
     private FeatureJobTopology() {}
 
@@ -225,7 +237,8 @@ public final class FeatureJobTopology {
                                         spec.allowedLateness(),
                                         scoring.transactions().maxBatchSize(),
                                         scoring.transactions().maxDelay(),
-                                        spec.processingTime()));
+                                        spec.processingTime(),
+                                        scoring.transactions().bufferTimeout()));
         return new Streams(
                 features,
                 scores,

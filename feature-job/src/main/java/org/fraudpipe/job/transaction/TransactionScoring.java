@@ -23,6 +23,13 @@ import org.fraudpipe.schemas.avro.TransactionScore;
  * after a restore: too late for the windows, still scored here), with their Kafka record timestamp,
  * which the router's output no longer carries. The filter runs at the source's parallelism, chained
  * to it, so it sees each source subtask's records and watermarks in order, as the router does.
+ *
+ * <p>Latency: the shuffle from the filter to the keyed operator is the path's one network edge.
+ * Flink ships records between tasks in buffers that are sent when full or when the edge's buffer
+ * timeout passes (100 ms by default): at a few thousand transactions per second a buffer of 32 KB
+ * takes tens of milliseconds to fill, which a transaction would wait for. The filter's output (so
+ * that edge alone) gets {@link Spec#bufferTimeout} ({@code --transaction-buffer-timeout}, 2 ms);
+ * the scoring operator and the sink are chained to the keyed operator (no buffer).
  */
 public final class TransactionScoring {
 
@@ -46,6 +53,8 @@ public final class TransactionScoring {
      * @param maxBatchSize most transactions per model call
      * @param maxDelay longest a transaction waits for its batch
      * @param clock {@code scoredAt} from the wall clock, or in a replay from each arrival's time
+     * @param bufferTimeout longest a record waits in a network buffer on the way to the keyed
+     *     operator, or null for Flink's ({@code execution.buffer-timeout.interval}, 100 ms)
      */
     public record Spec(
             TransactionScorer.Factory scorer,
@@ -53,7 +62,20 @@ public final class TransactionScoring {
             Duration allowedLateness,
             int maxBatchSize,
             Duration maxDelay,
-            ProcessingTimeSource clock) {}
+            ProcessingTimeSource clock,
+            Duration bufferTimeout) {
+
+        /** With Flink's buffer timeout. */
+        public Spec(
+                TransactionScorer.Factory scorer,
+                Duration trailing,
+                Duration allowedLateness,
+                int maxBatchSize,
+                Duration maxDelay,
+                ProcessingTimeSource clock) {
+            this(scorer, trailing, allowedLateness, maxBatchSize, maxDelay, clock, null);
+        }
+    }
 
     private TransactionScoring() {}
 
@@ -65,6 +87,10 @@ public final class TransactionScoring {
                         .uid(Uids.TRANSACTIONS_TO_SCORE)
                         .name(OperatorNames.TRANSACTIONS_TO_SCORE)
                         .setParallelism(ingested.getParallelism());
+        if (spec.bufferTimeout() != null) {
+            // The timeout of the edges this operator sends into: the keyBy below.
+            valid.setBufferTimeout(spec.bufferTimeout().toMillis());
+        }
         SingleOutputStreamOperator<ArrivalFeatures> features =
                 valid.keyBy(r -> r.transaction.getUserId(), Types.STRING)
                         .process(

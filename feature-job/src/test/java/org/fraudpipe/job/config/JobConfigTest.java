@@ -39,6 +39,7 @@ class JobConfigTest {
         assertThat(c.transactionReviewThreshold()).isEqualTo(0.5);
         assertThat(c.transactionBlockThreshold()).isEqualTo(0.9);
         assertThat(c.transactionScoringMaxDelay()).isEqualTo(Duration.ofMillis(5));
+        assertThat(c.transactionBufferTimeout()).isEqualTo(Duration.ofMillis(2));
         assertThat(c.transactionScoresDelivery()).isEqualTo(JobConfig.Delivery.AT_LEAST_ONCE);
 
         JobConfig set =
@@ -49,12 +50,14 @@ class JobConfigTest {
                                 "transaction-review-threshold", "0.3",
                                 "transaction-block-threshold", "0.8",
                                 "transaction-scoring-max-delay", "0ms",
+                                "transaction-buffer-timeout", "0ms",
                                 "transaction-scores-delivery", "exactly-once"));
         assertThat(set.trailingWindow()).isEqualTo(Duration.ofMinutes(15));
         assertThat(set.transactionModel()).contains(Path.of("/models/tx.onnx"));
         assertThat(set.transactionReviewThreshold()).isEqualTo(0.3);
         assertThat(set.transactionBlockThreshold()).isEqualTo(0.8);
         assertThat(set.transactionScoringMaxDelay()).isZero();
+        assertThat(set.transactionBufferTimeout()).isZero();
         assertThat(set.transactionScoresDelivery()).isEqualTo(JobConfig.Delivery.EXACTLY_ONCE);
     }
 
@@ -110,6 +113,9 @@ class JobConfigTest {
                 + " --transaction-review-threshold (0.5)",
         "transaction-scoring-max-delay, -PT1S, --transaction-scoring-max-delay '-PT1S' is"
                 + " negative",
+        "transaction-buffer-timeout, -PT0.001S, --transaction-buffer-timeout '-PT0.001S' is"
+                + " negative",
+        "transaction-buffer-timeout, 2, --transaction-buffer-timeout '2' is not a duration",
         "transaction-scores-delivery, maybe, --transaction-scores-delivery 'maybe' is not one of:"
                 + " at-least-once",
     })

@@ -17,6 +17,7 @@ import org.apache.flink.streaming.api.operators.SimpleOperatorFactory;
 import org.apache.flink.streaming.api.watermark.Watermark;
 import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
 import org.apache.flink.streaming.util.OneInputStreamOperatorTestHarness;
+import org.fraudpipe.job.metrics.LatencyHistogram;
 import org.fraudpipe.job.testing.CapturedMetrics;
 import org.fraudpipe.job.window.ProcessingTimeSource;
 import org.fraudpipe.schemas.avro.Decision;
@@ -141,6 +142,18 @@ class TransactionScoringTest {
                 .as("wall clock now minus a record timestamp of 2025")
                 .isGreaterThan(0);
         assertThat(metrics.histogram(m.batchSize()).getStatistics().getMax()).isEqualTo(3);
+        // the same latencies as a job accumulator: every answer, mergeable over subtasks
+        Object total =
+                harness.getEnvironment()
+                        .getAccumulatorRegistry()
+                        .getUserMap()
+                        .get(m.latency())
+                        .getLocalValue();
+        assertThat(total).isInstanceOf(LatencyHistogram.Distribution.class);
+        LatencyHistogram.Distribution d = (LatencyHistogram.Distribution) total;
+        assertThat(d.count()).isEqualTo(answers.size());
+        assertThat(d.max())
+                .isEqualTo((long) metrics.histogram(m.latency()).getStatistics().getMax());
     }
 
     @Test

@@ -295,15 +295,17 @@ final class Demo {
                                         .get(STOP_TIMEOUT.toSeconds(), TimeUnit.SECONDS));
         stopProgress();
         Map<String, Object> accumulators = result.getAllAccumulatorResults();
+        Progress.Counters counters = Progress.Counters.of(accumulators);
         say(
                 Progress.line(
                         "final",
                         traffic.sent(),
-                        Progress.Counters.of(accumulators),
+                        counters,
                         -1,
                         OptionalLong.of(Long.MAX_VALUE),
                         Long.MIN_VALUE,
                         settings.speedup()));
+        say(Progress.transactionSummary(counters));
         say("  job finished; savepoint " + savepoint);
 
         long brokerPid = k.brokerPid();

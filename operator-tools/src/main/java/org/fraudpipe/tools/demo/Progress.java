@@ -9,15 +9,18 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.OptionalLong;
 import org.fraudpipe.job.ingest.IngestRouter;
+import org.fraudpipe.job.metrics.LatencyHistogram;
 import org.fraudpipe.job.scoring.BatchScoringOperator;
 import org.fraudpipe.job.topology.PaneMetrics;
+import org.fraudpipe.job.transaction.TransactionScoring;
 import org.fraudpipe.job.window.TooLateRecordFunction;
 
 /**
  * The demo's progress line, from the job's own counters (its accumulators: the same counts as the
  * metrics of the README's reference, summed over subtasks) and the window operator's watermark.
  * Nothing here is estimated except the rate, which is the change of {@code fraudRecordsIn} over the
- * last few seconds.
+ * last few seconds. The per-transaction latency percentiles come from the job's latency accumulator
+ * ({@link LatencyHistogram}): every score since the job started, over all subtasks.
  */
 final class Progress {
 
@@ -32,9 +35,30 @@ final class Progress {
             long scored,
             long allow,
             long review,
-            long block) {
+            long block,
+            long txScored,
+            long txAllow,
+            long txReview,
+            long txBlock,
+            LatencyHistogram.Distribution txLatency) {
 
-        static final Counters NONE = new Counters(0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
+        static final Counters NONE =
+                new Counters(
+                        0,
+                        0,
+                        0,
+                        0,
+                        0,
+                        0,
+                        0,
+                        0,
+                        0,
+                        0,
+                        0,
+                        0,
+                        0,
+                        0,
+                        LatencyHistogram.Distribution.EMPTY);
 
         /** Reads {@code accumulators} by metric name. */
         static Counters of(Map<String, ?> accumulators) {
@@ -48,7 +72,14 @@ final class Progress {
                     count(accumulators, BatchScoringOperator.SCORED),
                     count(accumulators, BatchScoringOperator.DECISIONS_ALLOW),
                     count(accumulators, BatchScoringOperator.DECISIONS_REVIEW),
-                    count(accumulators, BatchScoringOperator.DECISIONS_BLOCK));
+                    count(accumulators, BatchScoringOperator.DECISIONS_BLOCK),
+                    count(accumulators, TX.scored()),
+                    count(accumulators, TX.allow()),
+                    count(accumulators, TX.review()),
+                    count(accumulators, TX.block()),
+                    accumulators.get(TX.latency()) instanceof LatencyHistogram.Distribution d
+                            ? d
+                            : LatencyHistogram.Distribution.EMPTY);
         }
 
         private static long count(Map<String, ?> accumulators, String name) {
@@ -56,6 +87,8 @@ final class Progress {
             return v instanceof Number n ? n.longValue() : 0L;
         }
     }
+
+    private static final BatchScoringOperator.MetricNames TX = TransactionScoring.METRICS;
 
     /** What the columns mean, printed once above the lines. */
     static final String LEGEND =
@@ -75,7 +108,13 @@ final class Progress {
                     "  quarantined   future-dated records (fraudRecordsQuarantined)",
                     "  dead letters  unreadable or invalid records (fraudRecordsDeadLettered)",
                     "  scores        panes scored, by decision (fraudPanesScored,"
-                            + " fraudDecisions*)");
+                            + " fraudDecisions*)",
+                    "  tx scores     transactions scored at arrival, by decision"
+                            + " (fraudTransactionsScored, fraudTransactionDecisions*): every valid,"
+                            + " not future-dated record, retries answered again",
+                    "  latency       from a transaction's Kafka timestamp to its score handed to"
+                            + " the sink, p50 / p99 / p99.9 over every score since the start"
+                            + " (fraudTransactionScoreLatencyMs)");
 
     private static final DateTimeFormatter CLOCK =
             DateTimeFormatter.ofPattern("HH:mm:ss", Locale.ROOT).withZone(ZoneOffset.UTC);
@@ -140,7 +179,58 @@ final class Progress {
                 .append(c.review())
                 .append(", block ")
                 .append(c.block());
+        b.append(" | tx scores ")
+                .append(c.txScored())
+                .append(": allow ")
+                .append(c.txAllow())
+                .append(", review ")
+                .append(c.txReview())
+                .append(", block ")
+                .append(c.txBlock());
+        b.append(" | latency ").append(latency(c.txLatency()));
         return b.toString();
+    }
+
+    /**
+     * The final summary of the per-transaction path: transactions scored by decision and the
+     * latency percentiles and maximum over all of them.
+     */
+    static String transactionSummary(Counters c) {
+        LatencyHistogram.Distribution d = c.txLatency();
+        return String.format(
+                Locale.ROOT,
+                "  scores at arrival: %d transactions scored (allow %d, review %d, block %d); from"
+                        + " the Kafka timestamp to the sink %s",
+                c.txScored(),
+                c.txAllow(),
+                c.txReview(),
+                c.txBlock(),
+                d.count() == 0
+                        ? "not measured (no score)"
+                        : "p50 "
+                                + d.percentile(0.5)
+                                + " ms, p99 "
+                                + d.percentile(0.99)
+                                + " ms, p99.9 "
+                                + d.percentile(0.999)
+                                + " ms, max "
+                                + d.max()
+                                + " ms over "
+                                + d.count()
+                                + " scores");
+    }
+
+    /** {@code p50 4 ms, p99 12 ms, p99.9 31 ms}, or {@code -} before the first score. */
+    static String latency(LatencyHistogram.Distribution d) {
+        if (d.count() == 0) {
+            return "-";
+        }
+        return String.format(
+                Locale.ROOT,
+                "p50 %d ms, p99 %d ms, p99.9 %d ms",
+                d.percentile(0.5),
+                d.percentile(0.99),
+                d.percentile(0.999));
     }
 
     static String watermark(OptionalLong watermark, long trafficClock, double speedup) {

@@ -41,13 +41,22 @@ class DemoIT {
                     "\\d+:\\d\\d \\| sent (\\d+) \\| in (\\d+) \\(\\d+/s\\) \\| wm [^|]+ \\|"
                             + " windows (\\d+) \\| re-fires \\d+ \\| too late \\d+ \\| quarantined"
                             + " \\d+ \\| dead letters \\d+ \\| scores \\d+: allow \\d+, review"
-                            + " \\d+, block \\d+");
+                            + " \\d+, block \\d+ \\| tx scores \\d+: allow \\d+, review \\d+,"
+                            + " block \\d+ \\| latency (-|p50 \\d+ ms, p99 \\d+ ms, p99.9 \\d+ ms)");
 
     static final Pattern FINAL =
             Pattern.compile(
                     "final \\| sent (\\d+) \\| in (\\d+) \\| wm end of time \\(drained\\) \\|"
                             + " windows (\\d+) \\| re-fires (\\d+) \\| too late \\d+ \\|"
-                            + " quarantined \\d+ \\| dead letters \\d+ \\| scores (\\d+): .*");
+                            + " quarantined (\\d+) \\| dead letters (\\d+) \\| scores (\\d+): .*"
+                            + " \\| tx scores (\\d+): .* \\| latency p50 \\d+ ms, .*");
+
+    /** The final summary of the per-transaction path. */
+    static final Pattern TX_SUMMARY =
+            Pattern.compile(
+                    "  scores at arrival: (\\d+) transactions scored \\(allow \\d+, review \\d+,"
+                            + " block \\d+\\); from the Kafka timestamp to the sink p50 \\d+ ms,"
+                            + " p99 \\d+ ms, p99.9 \\d+ ms, max \\d+ ms over (\\d+) scores");
 
     /** The parity summary's two sections: the windows, and the transactions scored at arrival. */
     static final Pattern PARITY_SECTIONS =
@@ -96,11 +105,20 @@ class DemoIT {
         long in = Long.parseLong(fin.group(2));
         long windows = Long.parseLong(fin.group(3));
         long refires = Long.parseLong(fin.group(4));
-        long scores = Long.parseLong(fin.group(5));
+        long quarantined = Long.parseLong(fin.group(5));
+        long deadLetters = Long.parseLong(fin.group(6));
+        long scores = Long.parseLong(fin.group(7));
+        long txScores = Long.parseLong(fin.group(8));
         assertThat(sent).as("records published").isPositive();
         assertThat(in).as("the job read every record published").isEqualTo(sent);
         assertThat(windows).as("windows fired").isPositive();
         assertThat(scores).as("every pane scored").isEqualTo(windows + refires);
+        assertThat(txScores)
+                .as("every valid, not future-dated record scored at arrival, retries again")
+                .isEqualTo(in - quarantined - deadLetters);
+        Matcher tx = demo.match(TX_SUMMARY);
+        assertThat(Long.parseLong(tx.group(1))).isEqualTo(txScores);
+        assertThat(Long.parseLong(tx.group(2))).as("every score timed").isEqualTo(txScores);
 
         assertThat(demo.output())
                 .contains("parity PASS")

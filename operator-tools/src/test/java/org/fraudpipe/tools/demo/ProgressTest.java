@@ -7,8 +7,10 @@ import java.time.Instant;
 import java.util.Map;
 import java.util.OptionalLong;
 import org.fraudpipe.job.ingest.IngestRouter;
+import org.fraudpipe.job.metrics.LatencyHistogram;
 import org.fraudpipe.job.scoring.BatchScoringOperator;
 import org.fraudpipe.job.topology.PaneMetrics;
+import org.fraudpipe.job.transaction.TransactionScoring;
 import org.fraudpipe.job.window.TooLateRecordFunction;
 import org.junit.jupiter.api.Test;
 
@@ -16,10 +18,25 @@ class ProgressTest {
 
     static final long NOON = Instant.parse("2026-11-28T12:00:00Z").toEpochMilli();
 
+    /** 1000 latencies: 1 ms x 500, 4 ms x 490, 20 ms x 9, 80 ms x 1. */
+    static LatencyHistogram.Distribution latencies() {
+        LatencyHistogram h = new LatencyHistogram();
+        for (int i = 0; i < 1000; i++) {
+            h.record(i < 500 ? 1 : i < 990 ? 4 : i < 999 ? 20 : 80);
+        }
+        return h.getLocalValue();
+    }
+
     @Test
     void aLineShowsEveryCounterOfTheJobByItsAccumulator() {
+        var tx = TransactionScoring.METRICS;
         Map<String, Object> accumulators =
                 Map.ofEntries(
+                        Map.entry(tx.scored(), 1000L),
+                        Map.entry(tx.allow(), 990L),
+                        Map.entry(tx.review(), 7L),
+                        Map.entry(tx.block(), 3L),
+                        Map.entry(tx.latency(), latencies()),
                         Map.entry(IngestRouter.RECORDS_IN, 90L),
                         Map.entry(IngestRouter.RECORDS_VALID, 84L),
                         Map.entry(IngestRouter.RECORDS_DEAD_LETTERED, 2L),
@@ -46,7 +63,21 @@ class ProgressTest {
                 .isEqualTo(
                         "0:42 | sent 100 | in 90 (12/s) | wm 12:00:00, lag 6s (0.1 s wall)"
                                 + " | windows 40 | re-fires 6 | too late 4 | quarantined 3"
-                                + " | dead letters 2 | scores 46: allow 43, review 2, block 1");
+                                + " | dead letters 2 | scores 46: allow 43, review 2, block 1"
+                                + " | tx scores 1000: allow 990, review 7, block 3"
+                                + " | latency p50 1 ms, p99 4 ms, p99.9 20 ms");
+        assertThat(Progress.transactionSummary(Progress.Counters.of(accumulators)))
+                .isEqualTo(
+                        "  scores at arrival: 1000 transactions scored (allow 990, review 7, block"
+                                + " 3); from the Kafka timestamp to the sink p50 1 ms, p99 4 ms,"
+                                + " p99.9 20 ms, max 80 ms over 1000 scores");
+    }
+
+    @Test
+    void beforeTheFirstTransactionScoreThereIsNoLatency() {
+        assertThat(Progress.latency(LatencyHistogram.Distribution.EMPTY)).isEqualTo("-");
+        assertThat(Progress.transactionSummary(Progress.Counters.NONE))
+                .endsWith("from the Kafka timestamp to the sink not measured (no score)");
     }
 
     @Test

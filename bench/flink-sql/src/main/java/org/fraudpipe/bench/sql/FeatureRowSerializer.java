@@ -4,6 +4,7 @@ import java.time.Instant;
 import org.apache.flink.api.common.serialization.SerializationSchema;
 import org.apache.flink.connector.kafka.sink.KafkaRecordSerializationSchema;
 import org.apache.flink.types.Row;
+import org.apache.flink.types.RowKind;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.fraudpipe.schemas.Topic;
 import org.fraudpipe.schemas.avro.FeatureRecord;
@@ -17,9 +18,11 @@ import org.fraudpipe.schemas.wire.TopicSerdes;
  * {@link WindowKey}, value a Confluent-framed {@link FeatureRecord}, so the harness reads every
  * system's output with one reader and each pays the same output encoding.
  *
- * <p>The SQL query has no pane information: {@code revision} is 0, {@code timing} ON_TIME, {@code
- * lateRecordsIncluded} 0, {@code emittedAt} and {@code watermark} the write time. Readers take the
- * last record per key (offset order), which is the query's current value.
+ * <p>The SQL query has little pane information: {@code revision} is 0 for a window's first result
+ * (an insert) and 1 for any later correction (an update after a late row: the count of corrections
+ * is not known), {@code timing} ON_TIME, {@code lateRecordsIncluded} 0, {@code emittedAt} and
+ * {@code watermark} the write time. Readers take the last record per key (offset order), which is
+ * the query's current value; the live benchmark times a window's first result (revision 0).
  */
 final class FeatureRowSerializer implements KafkaRecordSerializationSchema<Row> {
 
@@ -61,7 +64,7 @@ final class FeatureRowSerializer implements KafkaRecordSerializationSchema<Row> 
                         ((Number) row.getField(6)).intValue(),
                         ((Number) row.getField(7)).intValue(),
                         ((Number) row.getField(8)).intValue(),
-                        0,
+                        row.getKind() == RowKind.INSERT ? 0 : 1,
                         Timing.ON_TIME,
                         0,
                         now,

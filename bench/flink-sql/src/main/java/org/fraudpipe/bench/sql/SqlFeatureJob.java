@@ -47,7 +47,10 @@ import org.fraudpipe.bench.probe.RunnerArgs;
  * expect-records, and optionally state-backend (rocksdb), parallelism (2), window-size (10m),
  * allowed-lateness (2m), out-of-orderness (5s), idleness (1m), checkpoint-interval (10s),
  * transaction-timeout (10m), dedup-ttl (window + lateness + out-of-orderness), settle (2s), timeout
- * (30m).
+ * (30m), window-query (legacy, tvf or none: {@link SqlFeatures.WindowQuery}), transaction-topic
+ * (none: with a topic, the per-transaction OVER query too, written at-least-once as the job writes
+ * its scores at arrival), trailing-window (the window size), live-file and stop-file (a live-paced
+ * run: {@link RunProbe#liveFile}, {@link RunProbe#awaitOrStop}).
  */
 public final class SqlFeatureJob {
 
@@ -78,6 +81,13 @@ public final class SqlFeatureJob {
                 args.duration("dedup-ttl", window.plus(lateness).plus(ooo).toMillis() + "ms");
         Duration settle = args.duration("settle", "2s");
         Duration timeout = args.duration("timeout", "30m");
+        SqlFeatures.WindowQuery windowQuery =
+                SqlFeatures.WindowQuery.valueOf(
+                        args.get("window-query", "legacy").toUpperCase(java.util.Locale.ROOT));
+        String transactionTopic = args.get("transaction-topic", null);
+        Duration trailing = args.duration("trailing-window", window.toMillis() + "ms");
+        String liveFile = args.get("live-file", null);
+        String stopFile = args.get("stop-file", null);
         args.requireAllRead(List.of());
 
         Configuration conf = new Configuration();
@@ -127,31 +137,65 @@ public final class SqlFeatureJob {
                                 "Kafka transactions")
                         .uid("sql-kafka-source");
         StreamTableEnvironment tEnv = StreamTableEnvironment.create(env);
-        DataStream<Row> upserts =
-                SqlFeatures.upserts(
-                        tEnv, SqlFeatures.build(tEnv, rows, window, lateness, dedupTtl));
+        SqlFeatures.Queries queries =
+                SqlFeatures.build(
+                        tEnv,
+                        rows,
+                        windowQuery,
+                        window,
+                        lateness,
+                        dedupTtl,
+                        transactionTopic == null ? null : trailing);
 
-        Properties producer = new Properties();
-        producer.setProperty(
-                ProducerConfig.TRANSACTION_TIMEOUT_CONFIG, Long.toString(txTimeout.toMillis()));
-        producer.setProperty(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, "true");
-        producer.setProperty(ProducerConfig.ACKS_CONFIG, "all");
-        producer.setProperty(ProducerConfig.LINGER_MS_CONFIG, "20");
-        producer.setProperty(ProducerConfig.COMPRESSION_TYPE_CONFIG, "lz4");
-        upserts.sinkTo(
-                        KafkaSink.<Row>builder()
-                                .setBootstrapServers(bootstrap)
-                                .setKafkaProducerConfig(producer)
-                                .setRecordSerializer(new FeatureRowSerializer(registry, output))
-                                .setDeliveryGuarantee(DeliveryGuarantee.EXACTLY_ONCE)
-                                .setTransactionalIdPrefix(txPrefix)
-                                .build())
-                .uid("sql-features-sink")
-                .name("Kafka features");
+        if (queries.windows() != null) {
+            Properties producer = new Properties();
+            producer.setProperty(
+                    ProducerConfig.TRANSACTION_TIMEOUT_CONFIG, Long.toString(txTimeout.toMillis()));
+            producer.setProperty(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, "true");
+            producer.setProperty(ProducerConfig.ACKS_CONFIG, "all");
+            producer.setProperty(ProducerConfig.LINGER_MS_CONFIG, "20");
+            producer.setProperty(ProducerConfig.COMPRESSION_TYPE_CONFIG, "lz4");
+            SqlFeatures.upserts(tEnv, queries.windows())
+                    .sinkTo(
+                            KafkaSink.<Row>builder()
+                                    .setBootstrapServers(bootstrap)
+                                    .setKafkaProducerConfig(producer)
+                                    .setRecordSerializer(new FeatureRowSerializer(registry, output))
+                                    .setDeliveryGuarantee(DeliveryGuarantee.EXACTLY_ONCE)
+                                    .setTransactionalIdPrefix(txPrefix)
+                                    .build())
+                    .uid("sql-features-sink")
+                    .name("Kafka features");
+        }
+        if (queries.transactions() != null) {
+            // As the job writes its scores at arrival (KafkaIO.transactionScoresSink, default
+            // at-least-once): an idempotent producer sending at once, visible at once.
+            Properties producer = new Properties();
+            producer.setProperty(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, "true");
+            producer.setProperty(ProducerConfig.ACKS_CONFIG, "all");
+            producer.setProperty(ProducerConfig.LINGER_MS_CONFIG, "0");
+            producer.setProperty(ProducerConfig.COMPRESSION_TYPE_CONFIG, "lz4");
+            tEnv.toDataStream(queries.transactions())
+                    .sinkTo(
+                            KafkaSink.<Row>builder()
+                                    .setBootstrapServers(bootstrap)
+                                    .setKafkaProducerConfig(producer)
+                                    .setRecordSerializer(
+                                            new TransactionRowSerializer(
+                                                    registry, transactionTopic, trailing))
+                                    .setDeliveryGuarantee(DeliveryGuarantee.AT_LEAST_ONCE)
+                                    .build())
+                    .uid("sql-transaction-features-sink")
+                    .name("Kafka transaction features");
+        }
 
+        if (liveFile != null) {
+            RunProbe.liveFile(Path.of(liveFile));
+        }
         RunProbe.expect(expected);
         JobClient client = env.executeAsync("bench flink-sql features");
-        boolean complete = RunProbe.await(timeout);
+        boolean complete =
+                RunProbe.awaitOrStop(timeout, stopFile == null ? null : Path.of(stopFile));
         Thread.sleep(settle.toMillis());
         long stopStart = System.nanoTime();
         String savepoint =
@@ -160,6 +204,8 @@ public final class SqlFeatureJob {
         Map<String, Object> result = new LinkedHashMap<>();
         result.put("system", "flink-sql");
         result.put("stateBackend", backend);
+        result.put("windowQuery", windowQuery.name().toLowerCase(java.util.Locale.ROOT));
+        result.put("perTransaction", transactionTopic != null);
         result.put("parallelism", parallelism);
         result.putAll(RunProbe.result());
         result.put("stopWithSavepointSeconds", (System.nanoTime() - stopStart) / 1e9);

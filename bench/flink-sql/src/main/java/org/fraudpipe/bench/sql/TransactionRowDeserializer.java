@@ -15,9 +15,10 @@ import org.fraudpipe.schemas.wire.WireFormatException;
 
 /**
  * Reads the transactions topic for the SQL peer: Confluent-framed Avro (the same codec as the job)
- * to a row of {@link SqlFeatures#inputType()}. Counts every record on the {@link RunProbe}. Records
- * that do not decode are skipped (the benchmark's input has none; a Flink SQL format with {@code
- * ignore-parse-errors} does the same).
+ * to a row of {@link SqlFeatures#inputType()}, with the Kafka record timestamp (the broker's append
+ * time on the input topic; what the per-transaction latency is measured from, as in the job).
+ * Counts every record on the {@link RunProbe}. Records that do not decode are skipped (the
+ * benchmark's input has none; a Flink SQL format with {@code ignore-parse-errors} does the same).
  */
 final class TransactionRowDeserializer implements KafkaRecordDeserializationSchema<Row> {
 
@@ -59,7 +60,8 @@ final class TransactionRowDeserializer implements KafkaRecordDeserializationSche
                         tx.getDeviceId(),
                         tx.getMerchantId(),
                         tx.getCountry(),
-                        tx.getEventTime().toEpochMilli()));
+                        tx.getEventTime().toEpochMilli(),
+                        record.timestamp()));
     }
 
     @Override

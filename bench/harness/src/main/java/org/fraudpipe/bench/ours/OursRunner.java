@@ -1,5 +1,6 @@
 package org.fraudpipe.bench.ours;
 
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.LinkedHashMap;
@@ -17,10 +18,14 @@ import org.fraudpipe.job.archive.FileArchive;
 import org.fraudpipe.job.config.JobConfig;
 import org.fraudpipe.job.kafka.KafkaIO;
 import org.fraudpipe.job.kafka.StartupChecks;
+import org.fraudpipe.job.metrics.LatencyHistogram;
 import org.fraudpipe.job.scoring.OnnxPaneScorer;
 import org.fraudpipe.job.topology.FeatureJobTopology;
 import org.fraudpipe.job.topology.JobEnvironment;
 import org.fraudpipe.job.topology.Uids;
+import org.fraudpipe.job.transaction.OnnxTransactionScorer;
+import org.fraudpipe.job.transaction.TrailingFeatureFunction;
+import org.fraudpipe.job.transaction.TransactionScoring;
 import org.fraudpipe.job.window.FeatureWindowSpec;
 
 /**
@@ -34,8 +39,18 @@ import org.fraudpipe.job.window.FeatureWindowSpec;
  *
  * <p>Options ({@code --name value}): expect-records, result-file, savepoint-dir, and optionally
  * native-savepoint-dir, settle (2s), timeout (30m), flink-conf ({@code key=value;...} on top of the
- * job's Flink configuration: a benchmark variant); every other option is a job option, as for
- * {@code ./fraud job} ({@code --state-backend hashmap}, {@code --topic.features NAME}, ...).
+ * job's Flink configuration: a benchmark variant), score (true: the window path scores its panes),
+ * per-transaction (false: true adds the per-transaction path, scores at arrival, as {@code ./fraud
+ * job} runs it); every other option is a job option, as for {@code ./fraud job} ({@code
+ * --state-backend hashmap}, {@code --topic.features NAME}, ...).
+ *
+ * <p>Live-paced runs add live-file (the probe's samples, for the harness), stop-file (the harness
+ * ends the run early by creating it) and measure-file: when the harness creates it, at the first
+ * record of the measured interval, the runner notes the job's latency accumulator ({@code
+ * fraudTransactionScoreLatencyMs}); the result then has the job's own latency figures over the
+ * measured interval (final value minus that snapshot). Accumulators reach the client with the
+ * TaskManager's heartbeats, so live runs set {@code heartbeat.interval} to 1 s (the demo does the
+ * same): the snapshot is at most about a second old.
  */
 public final class OursRunner {
 
@@ -68,13 +83,28 @@ public final class OursRunner {
         Duration timeout = args.duration("timeout", "30m");
         String flinkConf = args.get("flink-conf", "");
         boolean score = Boolean.parseBoolean(args.get("score", "true"));
+        boolean perTransaction = Boolean.parseBoolean(args.get("per-transaction", "false"));
+        String liveFile = args.get("live-file", null);
+        String stopFile = args.get("stop-file", null);
+        String measureFile = args.get("measure-file", null);
         JobConfig config = JobConfig.of(args.unread());
+        if (perTransaction && !score) {
+            throw new IllegalArgumentException("--per-transaction true needs --score true");
+        }
 
         OnnxPaneScorer.Factory scorer = OnnxPaneScorer.Factory.of(config);
         scorer.check();
+        OnnxTransactionScorer.Factory transactionScorer = OnnxTransactionScorer.Factory.of(config);
+        if (perTransaction) {
+            transactionScorer.check();
+        }
         // The job's own environment (JobEnvironment.create), plus a variant's overrides if any.
         Configuration conf = JobEnvironment.flinkConfiguration(config);
-        Map<String, String> overrides = flinkOverrides(flinkConf);
+        Map<String, String> overrides = new LinkedHashMap<>();
+        if (measureFile != null) {
+            overrides.put("heartbeat.interval", "1000");
+        }
+        overrides.putAll(flinkOverrides(flinkConf));
         conf.addAll(Configuration.fromMap(overrides));
         StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(conf);
         Optional<FileArchive> archive = FileArchive.forJob(config, false);
@@ -85,14 +115,49 @@ public final class OursRunner {
                 new FeatureWindowSpec(config.windowSize(), config.allowedLateness()),
                 score
                         ? new FeatureJobTopology.Scoring(
-                                scorer, config.scoringBatchSize(), config.scoringMaxDelay())
+                                scorer,
+                                config.scoringBatchSize(),
+                                config.scoringMaxDelay(),
+                                perTransaction
+                                        // as KafkaFeatureJob.prepare builds it
+                                        ? new FeatureJobTopology.PerTransaction(
+                                                transactionScorer,
+                                                config.trailingWindow(),
+                                                config.scoringBatchSize(),
+                                                config.transactionScoringMaxDelay(),
+                                                config.transactionBufferTimeout())
+                                        : null)
                         : null,
                 KafkaIO.sinks(config),
                 archive.orElse(null));
 
+        if (liveFile != null) {
+            RunProbe.liveFile(Path.of(liveFile));
+        }
         RunProbe.expect(expected);
         JobClient client = env.executeAsync(KafkaFeatureJob.JOB_NAME);
-        boolean complete = RunProbe.await(timeout);
+        LatencyHistogram.Distribution atMeasureStart = null;
+        long measureSnapshotWall = -1;
+        Path stop = stopFile == null ? null : Path.of(stopFile);
+        boolean complete;
+        if (measureFile == null) {
+            complete = RunProbe.awaitOrStop(timeout, stop);
+        } else {
+            long deadline = System.nanoTime() + timeout.toNanos();
+            while (!Files.exists(Path.of(measureFile)) && System.nanoTime() < deadline) {
+                if (RunProbe.awaitOrStop(Duration.ofMillis(100), stop)
+                        || (stop != null && Files.exists(stop))) {
+                    break;
+                }
+            }
+            if (Files.exists(Path.of(measureFile))) {
+                atMeasureStart = transactionLatency(client.getAccumulators().get());
+                measureSnapshotWall = System.currentTimeMillis();
+            }
+            complete =
+                    RunProbe.awaitOrStop(
+                            Duration.ofNanos(Math.max(0, deadline - System.nanoTime())), stop);
+        }
         Thread.sleep(settle.toMillis());
         Map<String, Object> result = new LinkedHashMap<>();
         result.put("system", "ours");
@@ -122,8 +187,25 @@ public final class OursRunner {
                                 savepointDir.toUri().toString(),
                                 SavepointFormatType.CANONICAL)
                         .get();
-        client.getJobExecutionResult().get();
+        Map<String, Object> accumulators =
+                client.getJobExecutionResult().get().getAllAccumulatorResults();
         result.putAll(RunProbe.result());
+        result.put("perTransaction", perTransaction);
+        if (perTransaction) {
+            LatencyHistogram.Distribution whole = transactionLatency(accumulators);
+            result.put("jobTransactionLatencyWholeRun", whole.summary());
+            if (atMeasureStart != null) {
+                result.put("jobTransactionLatencySnapshotWallMillis", measureSnapshotWall);
+                result.put("jobTransactionLatencyMeasured", whole.minus(atMeasureStart).summary());
+            }
+            result.put("transactionsScored", accumulators.get(TransactionScoring.METRICS.scored()));
+            result.put(
+                    "transactionRetriesAnswered",
+                    accumulators.get(TrailingFeatureFunction.RETRIES));
+            result.put(
+                    "transactionsHistoryIncomplete",
+                    accumulators.get(TrailingFeatureFunction.HISTORY_INCOMPLETE));
+        }
         result.put("stopWithSavepointSeconds", (System.nanoTime() - stopStart) / 1e9);
         Path canonical = Path.of(java.net.URI.create(savepoint));
         result.put("savepoint", canonical.toString());
@@ -133,5 +215,13 @@ public final class OursRunner {
         result.put("timedOut", !complete);
         RunnerArgs.writeResult(resultFile, result);
         System.exit(0);
+    }
+
+    /** The job's per-transaction latency accumulator in {@code accumulators}, or empty. */
+    static LatencyHistogram.Distribution transactionLatency(Map<String, Object> accumulators) {
+        return accumulators.get(TransactionScoring.METRICS.latency())
+                        instanceof LatencyHistogram.Distribution d
+                ? d
+                : LatencyHistogram.Distribution.EMPTY;
     }
 }

@@ -1,7 +1,13 @@
 package org.fraudpipe.bench.probe;
 
+import java.io.IOException;
+import java.io.Writer;
 import java.lang.management.GarbageCollectorMXBean;
 import java.lang.management.ManagementFactory;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -24,6 +30,12 @@ import java.util.concurrent.atomic.AtomicLong;
  * to the last input record, start-up and shutdown excluded. The once-a-second samples (records and
  * CPU time) also give the second half of the run alone, after the JIT and caches warmed up.
  *
+ * <p>Live runs ({@link #liveFile}): the sampler also appends every sample, from {@link #expect} on,
+ * to a file the harness reads while the run goes on ({@code wallMillis records cpuNanos} per line):
+ * how far the system has read, and its CPU time over any interval the harness picks (the measured
+ * part of a live-paced run). A run ends when the expected records were counted or when the harness
+ * creates a stop file ({@link #awaitOrStop}).
+ *
  * <p>One probe per JVM (static state): each system runs in a JVM of its own, and a Flink
  * MiniCluster runs its tasks in the JVM of its client. Thread-safe; the per-record cost is one
  * atomic increment.
@@ -44,6 +56,7 @@ public final class RunProbe {
     private static volatile long markerWallMillis = -1;
     private static final List<long[]> SAMPLES = new ArrayList<>();
     private static Thread sampler;
+    private static volatile Path liveFile;
 
     /** Wall clock, monotonic clock and process CPU time at one instant. */
     record Point(long wallMillis, long nanos, long cpuNanos) {
@@ -65,6 +78,34 @@ public final class RunProbe {
             sampler.setDaemon(true);
             sampler.start();
         }
+    }
+
+    /**
+     * Also write every once-a-second sample to {@code file} (appended, one {@code wallMillis
+     * records cpuNanos} line each, flushed), including before the first record; call before {@link
+     * #expect}.
+     */
+    public static void liveFile(Path file) {
+        liveFile = file;
+    }
+
+    /**
+     * Waits until the expected records were counted, {@code stopFile} exists (checked every 100 ms;
+     * null: never) or {@code timeout} passed.
+     *
+     * @return whether the expected records were counted
+     */
+    public static boolean awaitOrStop(Duration timeout, Path stopFile) throws InterruptedException {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (System.nanoTime() < deadline) {
+            if (DONE.await(100, TimeUnit.MILLISECONDS)) {
+                return true;
+            }
+            if (stopFile != null && Files.exists(stopFile)) {
+                return DONE.getCount() == 0;
+            }
+        }
+        return DONE.getCount() == 0;
     }
 
     /** Counts one input record. */
@@ -187,15 +228,62 @@ public final class RunProbe {
                 }
             }
             long n = COUNT.get();
+            writeLive(System.currentTimeMillis(), n, cpuNanos());
             if (n == 0) {
                 continue; // not started: no sample before the first record
             }
             synchronized (SAMPLES) {
                 SAMPLES.add(new long[] {System.currentTimeMillis(), n, cpuNanos()});
             }
-            if (last != null && SAMPLES.size() > 1) {
+            if (last != null && SAMPLES.size() > 1 && liveFile == null) {
                 return;
             }
         }
+    }
+
+    private static void writeLive(long wallMillis, long records, long cpu) {
+        Path file = liveFile;
+        if (file == null) {
+            return;
+        }
+        try (Writer w =
+                Files.newBufferedWriter(
+                        file,
+                        StandardCharsets.UTF_8,
+                        StandardOpenOption.CREATE,
+                        StandardOpenOption.APPEND)) {
+            w.write(wallMillis + " " + records + " " + cpu + "\n");
+        } catch (IOException e) {
+            // best effort: the harness then sees no progress and says so
+        }
+    }
+
+    /**
+     * The samples of a live file: {@code {wallMillis, records, cpuNanos}} each, in order; a torn
+     * last line (being written) is skipped.
+     */
+    public static List<long[]> readLiveFile(Path file) throws IOException {
+        List<long[]> samples = new ArrayList<>();
+        if (!Files.exists(file)) {
+            return samples;
+        }
+        String text = Files.readString(file, StandardCharsets.UTF_8);
+        // Only whole lines: the last one may be being written.
+        text = text.substring(0, text.lastIndexOf('\n') + 1);
+        for (String line : text.split("\n")) {
+            String[] f = line.trim().split(" ");
+            if (f.length != 3) {
+                continue;
+            }
+            try {
+                samples.add(
+                        new long[] {
+                            Long.parseLong(f[0]), Long.parseLong(f[1]), Long.parseLong(f[2])
+                        });
+            } catch (NumberFormatException torn) {
+                // the line being written
+            }
+        }
+        return samples;
     }
 }
