@@ -466,14 +466,7 @@ public final class ParityCommand implements Callable<Integer> {
                 missing.add("--served PATH (with --transactions)");
             }
         }
-        if (from != null && to == null) {
-            missing.add("--to " + DateConverter.FORM + " (with --from)");
-        } else if (to != null && from == null) {
-            missing.add("--from " + DateConverter.FORM + " (with --to)");
-        } else if (archive != null && date == null && from == null) {
-            missing.add(
-                    "--date " + DateConverter.FORM + " or --from/--to (which days of --archive)");
-        }
+        days().addMissing(missing, archive != null);
         if (!missing.isEmpty()) {
             throw CommandLines.missing(spec.commandLine(), missing);
         }
@@ -485,12 +478,7 @@ public final class ParityCommand implements Callable<Integer> {
                     "--transaction-scores is for --transactions/--served: an --archive's"
                             + " transaction-scores/ is read from it");
         }
-        if (date != null && from != null) {
-            throw usage("give either --date or --from/--to, not both");
-        }
-        if (from != null && to.isBefore(from)) {
-            throw usage("--to " + to + " is before --from " + from);
-        }
+        days().check(this::usage);
     }
 
     /** Checks the options and resolves the inputs; nothing runs yet. */
@@ -679,18 +667,16 @@ public final class ParityCommand implements Callable<Integer> {
         }
     }
 
+    private ArchiveDays days() {
+        return new ArchiveDays(date, from, to);
+    }
+
     private ParityPeriod period() {
-        if (date != null) {
-            return ParityPeriod.days(date, date);
-        }
-        return from != null ? ParityPeriod.days(from, to) : ParityPeriod.UNBOUNDED;
+        return days().period();
     }
 
     private String label() {
-        if (date != null) {
-            return date.toString();
-        }
-        return from != null ? from + ".." + to : "all windows";
+        return days().label("all windows");
     }
 
     private CommandLine.ParameterException usage(String message) {

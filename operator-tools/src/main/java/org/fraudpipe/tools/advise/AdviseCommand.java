@@ -23,6 +23,7 @@ import org.fraudpipe.job.cli.ProgressLine;
 import org.fraudpipe.job.config.JobOption;
 import org.fraudpipe.job.features.WindowAssignment;
 import org.fraudpipe.parity.ParityPeriod;
+import org.fraudpipe.parity.cli.ArchiveDays;
 import org.fraudpipe.parity.input.InputCounts;
 import org.fraudpipe.parity.input.InputResolver;
 import org.fraudpipe.parity.input.ParityInputException;
@@ -296,27 +297,15 @@ public final class AdviseCommand implements Callable<Integer> {
         if (transactions == null && archive == null) {
             missing.add("--transactions FILE or --archive ROOT");
         }
-        if (from != null && to == null) {
-            missing.add("--to " + DateConverter.FORM + " (with --from)");
-        } else if (to != null && from == null) {
-            missing.add("--from " + DateConverter.FORM + " (with --to)");
-        } else if (archive != null && date == null && from == null) {
-            missing.add(
-                    "--date " + DateConverter.FORM + " or --from/--to (which days of --archive)");
-        }
+        days().addMissing(missing, archive != null);
         if (!missing.isEmpty()) {
             throw CommandLines.missing(spec.commandLine(), missing);
         }
         if (transactions != null && archive != null) {
             throw usage("give either --transactions or --archive, not both");
         }
-        if (date != null && from != null) {
-            throw usage("give either --date or --from/--to, not both");
-        }
-        if (from != null && to.isBefore(from)) {
-            throw usage("--to " + to + " is before --from " + from);
-        }
-        if (transactions != null && (date != null || from != null)) {
+        days().check(this::usage);
+        if (transactions != null && days().given()) {
             throw usage(
                     "--date and --from/--to select days of --archive; --transactions reads the"
                             + " whole file");
@@ -415,9 +404,8 @@ public final class AdviseCommand implements Callable<Integer> {
                     () -> ProgressLine.lines(file),
                     options);
         }
-        ParityPeriod period =
-                date != null ? ParityPeriod.days(date, date) : ParityPeriod.days(from, to);
-        String label = date != null ? date.toString() : from + ".." + to;
+        ParityPeriod period = days().period();
+        String label = days().label(ParityPeriod.UNBOUNDED.toString());
         List<ArchivePolicy.Recorded> recorded = PolicyResolver.recordedInArchive(archive);
         Map<String, Duration> given = new LinkedHashMap<>();
         if (windowSize != null) {
@@ -469,6 +457,10 @@ public final class AdviseCommand implements Callable<Integer> {
 
     private static List<Duration> sorted(List<Duration> values) {
         return values == null ? null : List.copyOf(new TreeSet<>(values));
+    }
+
+    private ArchiveDays days() {
+        return new ArchiveDays(date, from, to);
     }
 
     private ParameterException usage(String message) {

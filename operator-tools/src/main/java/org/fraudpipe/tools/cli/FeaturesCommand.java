@@ -17,6 +17,7 @@ import org.fraudpipe.job.config.JobConfig;
 import org.fraudpipe.job.config.JobOption;
 import org.fraudpipe.job.io.AtomicFiles;
 import org.fraudpipe.parity.ParityPeriod;
+import org.fraudpipe.parity.cli.ArchiveDays;
 import org.fraudpipe.parity.input.ParityInputException;
 import org.fraudpipe.parity.transaction.ArchivedTransactionRows;
 import org.fraudpipe.scoring.data.LabelledTransaction;
@@ -267,14 +268,9 @@ public final class FeaturesCommand implements Callable<Integer> {
         if (Files.isDirectory(out)) {
             throw usage("--out " + out + " is a directory; give the file to write");
         }
-        if (date != null && (from != null || to != null)) {
-            throw usage("give either --date or --from/--to, not both");
-        }
+        days().check(this::usage);
         if (date == null && (from == null || to == null)) {
             throw usage("--archive needs --date " + DateConverter.FORM + " or --from/--to");
-        }
-        if (from != null && to.isBefore(from)) {
-            throw usage("--to " + to + " is before --from " + from);
         }
         boolean semanticsGiven =
                 spec.commandLine().getParseResult().hasMatchedOption("--semantics");
@@ -308,7 +304,7 @@ public final class FeaturesCommand implements Callable<Integer> {
         if (transactions == null) {
             throw usage("give --transactions FILE (or, with --per-transaction, --archive ROOT)");
         }
-        if (date != null || from != null || to != null) {
+        if (days().given()) {
             throw usage("--date, --from and --to go with --archive");
         }
         if (!Files.isRegularFile(transactions) || !Files.isReadable(transactions)) {
@@ -487,9 +483,8 @@ public final class FeaturesCommand implements Callable<Integer> {
 
     /** {@code --per-transaction --archive}: rows as served or ideal, from the archive. */
     private int perTransactionFromArchive(Duration trailing) throws Exception {
-        ParityPeriod period =
-                date != null ? ParityPeriod.days(date, date) : ParityPeriod.days(from, to);
-        String periodLabel = date != null ? date.toString() : from + ".." + to;
+        ParityPeriod period = days().period();
+        String periodLabel = days().label(ParityPeriod.UNBOUNDED.toString());
         ArchivedTransactionRows.Plan plan;
         try {
             plan =
@@ -612,6 +607,10 @@ public final class FeaturesCommand implements Callable<Integer> {
         err.println("fraud features: " + message);
         err.flush();
         return 1;
+    }
+
+    private ArchiveDays days() {
+        return new ArchiveDays(date, from, to);
     }
 
     private ParameterException usage(String message) {
