@@ -5,6 +5,7 @@ import static org.fraudpipe.tools.testing.Fraud.fraud;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -161,67 +162,52 @@ class ArchiveTransactionExportIT {
     @Test
     void theArchiveExportRefusesWhatItCannotHonour() {
         Path target = tmp.resolve("refused.jsonl");
-        Cli.Run noLabels =
-                fraud(
-                        "features",
-                        "--per-transaction",
-                        "--archive",
-                        archive.toString(),
-                        "--date",
-                        "2026-11-28",
-                        "--out",
-                        target.toString());
+        Cli.Run noLabels = archiveExport("2026-11-28", target);
         assertThat(noLabels.exitCode()).isEqualTo(2);
         assertThat(noLabels.err()).contains("--archive needs --labels FILE");
 
         Cli.Run asOfArrival =
-                fraud(
-                        "features",
-                        "--per-transaction",
-                        "--archive",
-                        archive.toString(),
-                        "--date",
+                archiveExport(
                         "2026-11-28",
+                        target,
                         "--labels",
                         labels.toString(),
                         "--semantics",
-                        "as-of-arrival",
-                        "--out",
-                        target.toString());
+                        "as-of-arrival");
         assertThat(asOfArrival.exitCode()).isEqualTo(2);
         assertThat(asOfArrival.err()).contains("--semantics as-served");
 
         Cli.Run lateness =
-                fraud(
-                        "features",
-                        "--per-transaction",
-                        "--archive",
-                        archive.toString(),
-                        "--date",
+                archiveExport(
                         "2026-11-28",
+                        target,
                         "--labels",
                         labels.toString(),
                         "--allowed-lateness",
-                        "5m",
-                        "--out",
-                        target.toString());
+                        "5m");
         assertThat(lateness.exitCode()).isEqualTo(2);
         assertThat(lateness.err()).contains("--allowed-lateness does not apply to --archive");
 
-        Cli.Run otherDay =
-                fraud(
-                        "features",
-                        "--per-transaction",
-                        "--archive",
-                        archive.toString(),
-                        "--date",
-                        "2026-11-30",
-                        "--labels",
-                        labels.toString(),
-                        "--out",
-                        target.toString());
+        Cli.Run otherDay = archiveExport("2026-11-30", target, "--labels", labels.toString());
         assertThat(otherDay.exitCode()).isEqualTo(2);
         assertThat(otherDay.err()).contains("missing archive partition").contains("2026-11-30");
         assertThat(target).doesNotExist();
+    }
+
+    /** {@code ./fraud features --per-transaction} over the test's archive for {@code date}. */
+    private Cli.Run archiveExport(String date, Path out, String... more) {
+        List<String> args =
+                new ArrayList<>(
+                        List.of(
+                                "features",
+                                "--per-transaction",
+                                "--archive",
+                                archive.toString(),
+                                "--date",
+                                date,
+                                "--out",
+                                out.toString()));
+        args.addAll(List.of(more));
+        return fraud(args.toArray(String[]::new));
     }
 }
