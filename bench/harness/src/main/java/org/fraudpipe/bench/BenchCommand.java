@@ -470,10 +470,25 @@ public final class BenchCommand implements Callable<Integer> {
                     v.substring(0, eq),
                     new Variant(parts[0], List.of(parts).subList(1, parts.length)));
         }
+        java.util.Set<String> named = new java.util.HashSet<>();
         for (String s : systems) {
             if (!ALL_SYSTEMS.contains(s) && !variants.containsKey(s)) {
                 throw new CommandLine.ParameterException(
                         spec.commandLine(), "--systems: unknown system '" + s + "'");
+            }
+            // A second run under the same name would share the first one's directory, consumer
+            // group and Kafka Streams state, read nothing and wait for --run-timeout.
+            if (!named.add(s)) {
+                throw new CommandLine.ParameterException(
+                        spec.commandLine(),
+                        "--systems: '"
+                                + s
+                                + "' is named twice; to run a system again, name a variant of it:"
+                                + " --variant '"
+                                + s
+                                + "-2="
+                                + (variants.containsKey(s) ? variants.get(s).base() : s)
+                                + "'");
             }
         }
         if (burstRuns < 1 || burstRuns % 2 == 0 || burstWarmUpWindows < 1 || warmUpRuns < 0) {

@@ -101,4 +101,13 @@ class BenchCommandTest {
         assertThat(o.exitCode()).isEqualTo(2);
         assertThat(o.err()).contains("whole seconds for --live-window-size");
     }
+
+    @Test
+    void refusesASystemNamedTwice() {
+        Outcome o = run("--systems", "ours-rocksdb,kafka-streams,kafka-streams");
+        assertThat(o.exitCode()).isEqualTo(2);
+        assertThat(o.err())
+                .contains("'kafka-streams' is named twice")
+                .contains("--variant 'kafka-streams-2=kafka-streams'");
+    }
 }

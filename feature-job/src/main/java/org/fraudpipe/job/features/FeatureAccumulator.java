@@ -141,6 +141,45 @@ public final class FeatureAccumulator {
 
     /** The features over the transactions counted so far. */
     public FeatureValues toValues() {
+        int n = byTransactionId.size();
+        if (n > SMALL) {
+            return toValuesWithSets();
+        }
+        // A user's window holds a handful of transactions: distinct counts by pairwise equality
+        // cost less than three hash sets (built on every firing).
+        String[] devices = new String[n];
+        String[] merchants = new String[n];
+        String[] countries = new String[n];
+        int d = 0;
+        int m = 0;
+        int c = 0;
+        long sum = 0;
+        long max = 0;
+        for (Contribution x : byTransactionId.values()) {
+            sum += x.amountMinor();
+            max = Math.max(max, x.amountMinor());
+            d = addDistinct(devices, d, x.deviceId());
+            m = addDistinct(merchants, m, x.merchantId());
+            c = addDistinct(countries, c, x.country());
+        }
+        return new FeatureValues(n, sum, max, d, m, c, recordsSeen);
+    }
+
+    /** Up to this many distinct ids, distinct counts are found without hash sets. */
+    private static final int SMALL = 8;
+
+    /** Appends {@code value} to {@code seen[0..count)} unless equal to one there; the new count. */
+    private static int addDistinct(String[] seen, int count, String value) {
+        for (int i = 0; i < count; i++) {
+            if (Objects.equals(seen[i], value)) {
+                return count;
+            }
+        }
+        seen[count] = value;
+        return count + 1;
+    }
+
+    private FeatureValues toValuesWithSets() {
         long sum = 0;
         long max = 0;
         Set<String> devices = new HashSet<>();

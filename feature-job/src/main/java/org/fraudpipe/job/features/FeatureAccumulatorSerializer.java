@@ -17,8 +17,8 @@ import org.fraudpipe.job.features.FeatureAccumulator.Contribution;
  * Flink serializer of {@link FeatureAccumulator}: the window state of the feature job, read and
  * written on every record with RocksDB and stored in every checkpoint and savepoint.
  *
- * <p>Formats (no per-field tags or class names; strings in Flink's {@link StringValue} encoding,
- * length varint + chars, null-safe):
+ * <p>Formats (no per-field tags or class names; strings in Flink's {@link StringValue} encoding
+ * through {@link StringValueCodec}, length varint + chars, null-safe):
  *
  * <ul>
  *   <li><b>1</b> (the first release): {@code recordsSeen} (8 bytes), the number of entries (4
@@ -121,16 +121,16 @@ public final class FeatureAccumulatorSerializer extends TypeSerializer<FeatureAc
         out.writeInt(acc.distinctTransactions());
         for (Map.Entry<String, Contribution> e : acc.entries()) {
             Contribution c = e.getValue();
-            StringValue.writeString(e.getKey(), out);
+            StringValueCodec.write(e.getKey(), out);
             out.writeLong(c.amountMinor());
-            StringValue.writeString(c.deviceId(), out);
-            StringValue.writeString(c.merchantId(), out);
-            StringValue.writeString(c.country(), out);
+            StringValueCodec.write(c.deviceId(), out);
+            StringValueCodec.write(c.merchantId(), out);
+            StringValueCodec.write(c.country(), out);
         }
         if (format >= 2) {
             out.writeInt(acc.conflictingTransactionIds().size());
             for (String id : acc.conflictingTransactionIds()) {
-                StringValue.writeString(id, out);
+                StringValueCodec.write(id, out);
             }
         }
     }
@@ -144,11 +144,11 @@ public final class FeatureAccumulatorSerializer extends TypeSerializer<FeatureAc
         }
         LinkedHashMap<String, Contribution> entries = new LinkedHashMap<>(Math.max(4, n * 2));
         for (int i = 0; i < n; i++) {
-            String id = StringValue.readString(in);
+            String id = StringValueCodec.read(in);
             long amount = in.readLong();
-            String device = StringValue.readString(in);
-            String merchant = StringValue.readString(in);
-            String country = StringValue.readString(in);
+            String device = StringValueCodec.read(in);
+            String merchant = StringValueCodec.read(in);
+            String country = StringValueCodec.read(in);
             entries.put(id, new Contribution(amount, device, merchant, country));
         }
         LinkedHashSet<String> conflicting = new LinkedHashSet<>();
@@ -159,7 +159,7 @@ public final class FeatureAccumulatorSerializer extends TypeSerializer<FeatureAc
                         "corrupt feature accumulator: " + m + " conflicting ids for " + n);
             }
             for (int i = 0; i < m; i++) {
-                conflicting.add(StringValue.readString(in));
+                conflicting.add(StringValueCodec.read(in));
             }
         }
         return FeatureAccumulator.restore(entries, recordsSeen, conflicting);

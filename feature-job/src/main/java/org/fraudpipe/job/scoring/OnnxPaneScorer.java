@@ -40,23 +40,22 @@ public final class OnnxPaneScorer implements PaneScorer {
         List<ScoreRecord> out = new ArrayList<>(panes.size());
         for (int i = 0; i < panes.size(); i++) {
             FeatureRecord f = panes.get(i);
+            // The all-arguments constructor: the builder validates and flags every field.
             out.add(
-                    ScoreRecord.newBuilder()
-                            .setUserId(f.getUserId())
-                            .setWindowStart(f.getWindowStart())
-                            .setWindowEnd(f.getWindowEnd())
-                            .setFeatures(f)
-                            .setScore(probabilities[i])
-                            .setDecision(thresholds.decide(probabilities[i]))
-                            .setModelName(model.name())
-                            .setModelVersion(model.version())
-                            .setRevision(f.getRevision())
-                            .setTiming(f.getTiming())
-                            .setScoredAt(
-                                    scoredAt == BatchScoringOperator.SCORED_AT_EMITTED_AT
-                                            ? f.getEmittedAt()
-                                            : Instant.ofEpochMilli(scoredAt))
-                            .build());
+                    new ScoreRecord(
+                            f.getUserId(),
+                            f.getWindowStart(),
+                            f.getWindowEnd(),
+                            f,
+                            probabilities[i],
+                            thresholds.decide(probabilities[i]),
+                            model.name(),
+                            model.version(),
+                            f.getRevision(),
+                            f.getTiming(),
+                            scoredAt == BatchScoringOperator.SCORED_AT_EMITTED_AT
+                                    ? f.getEmittedAt()
+                                    : Instant.ofEpochMilli(scoredAt)));
         }
         return out;
     }

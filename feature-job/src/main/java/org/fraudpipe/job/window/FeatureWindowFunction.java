@@ -226,20 +226,26 @@ public final class FeatureWindowFunction
             Collector<FeatureRecord> out) {
         FeatureValues values = aggregator.getResult(pane.accumulator());
         long watermark = timers.currentWatermark();
+        // The all-arguments constructor, not the builder: the builder validates and flags every
+        // field, measurable on a path taken once per pane.
         out.collect(
-                values.writeTo(FeatureRecord.newBuilder())
-                        .setUserId(userId)
-                        .setWindowStart(Instant.ofEpochMilli(start))
-                        .setWindowEnd(Instant.ofEpochMilli(end))
-                        .setRevision(pane.revision())
-                        .setTiming(timing)
-                        .setLateRecordsIncluded(saturatedInt(pane.lateRecordsIncluded()))
-                        .setEmittedAt(
-                                Instant.ofEpochMilli(
-                                        spec.processingTime()
-                                                .now(timers.currentProcessingTime(), watermark)))
-                        .setWatermark(Instant.ofEpochMilli(watermark))
-                        .build());
+                new FeatureRecord(
+                        userId,
+                        Instant.ofEpochMilli(start),
+                        Instant.ofEpochMilli(end),
+                        values.txCount(),
+                        values.amountSum(),
+                        values.amountMax(),
+                        values.distinctDevices(),
+                        values.distinctMerchants(),
+                        values.distinctCountries(),
+                        pane.revision(),
+                        timing,
+                        saturatedInt(pane.lateRecordsIncluded()),
+                        Instant.ofEpochMilli(
+                                spec.processingTime()
+                                        .now(timers.currentProcessingTime(), watermark)),
+                        Instant.ofEpochMilli(watermark)));
     }
 
     private static int saturatedInt(long value) {

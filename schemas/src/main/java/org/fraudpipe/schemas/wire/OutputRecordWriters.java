@@ -1,6 +1,7 @@
 package org.fraudpipe.schemas.wire;
 
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.util.Map;
 import org.apache.avro.Schema;
 import org.apache.avro.SchemaNormalization;
@@ -75,13 +76,21 @@ final class OutputRecordWriters {
         return SchemaNormalization.parsingFingerprint64(schema);
     }
 
+    /**
+     * An Avro string (length, then UTF-8 bytes) through {@link String#getBytes}, an intrinsic for
+     * ASCII, where Avro 1.12's {@code BinaryEncoder.writeString} encodes char by char.
+     */
+    private static void writeString(String s, Encoder out) throws IOException {
+        out.writeBytes(s.getBytes(StandardCharsets.UTF_8));
+    }
+
     static void writeWindowKey(WindowKey k, Encoder out) throws IOException {
-        out.writeString(k.getUserId());
+        writeString(k.getUserId(), out);
         out.writeLong(k.getWindowStart().toEpochMilli());
     }
 
     static void writeFeatureRecord(FeatureRecord f, Encoder out) throws IOException {
-        out.writeString(f.getUserId());
+        writeString(f.getUserId(), out);
         out.writeLong(f.getWindowStart().toEpochMilli());
         out.writeLong(f.getWindowEnd().toEpochMilli());
         out.writeLong(f.getTxCount());
@@ -98,14 +107,14 @@ final class OutputRecordWriters {
     }
 
     static void writeScoreRecord(ScoreRecord s, Encoder out) throws IOException {
-        out.writeString(s.getUserId());
+        writeString(s.getUserId(), out);
         out.writeLong(s.getWindowStart().toEpochMilli());
         out.writeLong(s.getWindowEnd().toEpochMilli());
         writeFeatureRecord(s.getFeatures(), out);
         out.writeDouble(s.getScore());
         out.writeEnum(s.getDecision().ordinal());
-        out.writeString(s.getModelName());
-        out.writeString(s.getModelVersion());
+        writeString(s.getModelName(), out);
+        writeString(s.getModelVersion(), out);
         out.writeInt(s.getRevision());
         out.writeEnum(s.getTiming().ordinal());
         out.writeLong(s.getScoredAt().toEpochMilli());
