@@ -10,7 +10,8 @@ import org.apache.flink.types.StringValue;
  * Flink's {@link StringValue} string encoding, byte for byte, written and read a string at a time
  * instead of a byte at a time: the feature accumulator's strings are read and written on every
  * record and every firing with RocksDB, and {@code StringValue} makes one interface call per byte
- * (and a thread-local lookup per read), 12 % of the window task's samples in a profile.
+ * (and a thread-local lookup per read), 12 % of the window task's samples in a profile. Also the
+ * per-transaction path's state ({@code ReceivedTransactionSerializer}).
  *
  * <p>The encoding (the savepoint format of {@link FeatureAccumulatorSerializer}, never to change):
  * {@code length + 1} as an unsigned varint (7 bits per byte, least significant group first, high
@@ -18,12 +19,12 @@ import org.apache.flink.types.StringValue;
  * byte for chars below 0x80). {@code StringValueCodecTest} checks equality with {@code StringValue}
  * both ways.
  */
-final class StringValueCodec {
+public final class StringValueCodec {
 
     private StringValueCodec() {}
 
     /** Writes {@code s} (null allowed) as {@link StringValue#writeString} does. */
-    static void write(String s, DataOutputView out) throws IOException {
+    public static void write(String s, DataOutputView out) throws IOException {
         if (s == null) {
             out.write(0);
             return;
@@ -46,7 +47,7 @@ final class StringValueCodec {
     }
 
     /** Reads a string written by {@link #write} or {@link StringValue#writeString}. */
-    static String read(DataInputView in) throws IOException {
+    public static String read(DataInputView in) throws IOException {
         int lengthPlusOne = readVarint(in);
         if (lengthPlusOne == 0) {
             return null;

@@ -7,6 +7,7 @@ import org.apache.flink.api.common.typeutils.base.TypeSerializerSingleton;
 import org.apache.flink.core.memory.DataInputView;
 import org.apache.flink.core.memory.DataOutputView;
 import org.apache.flink.types.StringValue;
+import org.fraudpipe.job.features.StringValueCodec;
 
 /**
  * Flink serializer of {@link ReceivedTransaction}, the per-transaction path's state (read on every
@@ -69,9 +70,9 @@ public final class ReceivedTransactionSerializer
         writeVarLong(r.txCount(), out);
         writeVarLong(r.amountSum(), out);
         writeVarLong(r.amountMax(), out);
-        StringValue.writeString(r.deviceId(), out);
-        StringValue.writeString(r.merchantId(), out);
-        StringValue.writeString(r.country(), out);
+        StringValueCodec.write(r.deviceId(), out);
+        StringValueCodec.write(r.merchantId(), out);
+        StringValueCodec.write(r.country(), out);
         writeVarLong(r.distinctDevices(), out);
         writeVarLong(r.distinctMerchants(), out);
         writeVarLong(r.distinctCountries(), out);
@@ -95,9 +96,9 @@ public final class ReceivedTransactionSerializer
         long txCount = readVarLong(in);
         long amountSum = readVarLong(in);
         long amountMax = readVarLong(in);
-        String device = StringValue.readString(in);
-        String merchant = StringValue.readString(in);
-        String country = StringValue.readString(in);
+        String device = StringValueCodec.read(in);
+        String merchant = StringValueCodec.read(in);
+        String country = StringValueCodec.read(in);
         int devices = (int) readVarLong(in);
         int merchants = (int) readVarLong(in);
         int countries = (int) readVarLong(in);
