@@ -37,6 +37,17 @@ public final class JobConfig {
     }
 
     /**
+     * Where the per-transaction path reads the transactions topic ({@link
+     * JobOption#TRANSACTION_SOURCE}).
+     */
+    public enum TransactionSourceMode {
+        /** A Kafka source of its own. */
+        OWN,
+        /** The window path's source. */
+        SHARED
+    }
+
+    /**
      * What the job does when its input subject's compatibility level does not protect it ({@link
      * JobOption#SCHEMA_COMPATIBILITY_CHECK}).
      */
@@ -179,6 +190,7 @@ public final class JobConfig {
                             + ")");
         }
         transactionScoresDelivery();
+        transactionSource();
         stateBackend();
         startingOffsets();
         checkpointDir();
@@ -321,6 +333,10 @@ public final class JobConfig {
 
     public Duration transactionBufferTimeout() {
         return duration(JobOption.TRANSACTION_BUFFER_TIMEOUT);
+    }
+
+    public TransactionSourceMode transactionSource() {
+        return enumValue(JobOption.TRANSACTION_SOURCE, TransactionSourceMode.class);
     }
 
     public Delivery transactionScoresDelivery() {

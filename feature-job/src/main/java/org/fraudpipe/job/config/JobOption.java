@@ -106,6 +106,16 @@ public enum JobOption {
                     + " keyed operator: Flink's buffer timeout for that one edge (the job's other"
                     + " edges keep Flink's execution.buffer-timeout.interval, 100 ms by default)."
                     + " 0 sends every record at once, at more CPU per record."),
+    TRANSACTION_SOURCE(
+            "transaction-source",
+            Label.SOURCE,
+            "own",
+            "own: the per-transaction path reads the transactions topic with a Kafka source of its"
+                    + " own (same group id, no offset commits of its own), so a window-close burst,"
+                    + " which holds the window path's source back for seconds, does not hold"
+                    + " scores at arrival back; each record is then fetched and decoded twice."
+                    + " shared: both paths are fed by one source (one read, less CPU; scores at"
+                    + " arrival wait whenever the window path does)."),
     TRANSACTION_SCORES_DELIVERY(
             "transaction-scores-delivery",
             Label.DELIVERY,
@@ -223,6 +233,7 @@ public enum JobOption {
         OFFSETS("POSITION"),
         DELIVERY("at-least-once|exactly-once"),
         CHECK("refuse|warn"),
+        SOURCE("own|shared"),
         PREFIX("PREFIX");
 
         private final String text;

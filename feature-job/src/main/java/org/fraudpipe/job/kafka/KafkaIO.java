@@ -8,6 +8,7 @@ import org.apache.flink.connector.kafka.source.KafkaSource;
 import org.apache.flink.connector.kafka.source.enumerator.initializer.OffsetsInitializer;
 import org.apache.flink.connector.kafka.source.reader.deserializer.KafkaRecordDeserializationSchema;
 import org.apache.flink.streaming.api.datastream.DataStream;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.OffsetResetStrategy;
 import org.apache.kafka.clients.producer.ProducerConfig;
@@ -57,33 +58,63 @@ public final class KafkaIO {
     /**
      * The transactions topic read with {@code deserializer}: the job's own ({@link #deserializer}),
      * or one that wraps it (the benchmark counts records in it). Everything else (offsets,
-     * isolation, watermarks, uid) is the job's.
+     * isolation, watermarks, uid) is the job's. With {@code --transaction-source own} the
+     * per-transaction path gets a second source on the same topic ({@link
+     * TransactionSource#createForTransactions}), with the job's own deserializer: the same group id
+     * (so a first start after an upgrade continues from the offsets the group committed) but no
+     * offset commits of its own (the group's offsets stay the window path's, what the job's lag
+     * alerts watch); its lag is Flink's KafkaSource metrics of that operator.
      */
     public static TransactionSource source(
             JobConfig config,
             KafkaRecordDeserializationSchema<org.fraudpipe.job.ingest.IngestedRecord>
                     deserializer) {
-        String topicName = config.topics().name(Topic.TRANSACTIONS);
-        KafkaSource<org.fraudpipe.job.ingest.IngestedRecord> source =
-                KafkaSource.<org.fraudpipe.job.ingest.IngestedRecord>builder()
-                        // The client file's settings (security) first: the job's own win.
-                        .setProperties(
-                                config.kafkaClient().kafkaProperties(config.bootstrapServers()))
-                        .setBootstrapServers(config.bootstrapServers())
-                        .setTopics(topicName)
-                        .setGroupId(config.groupId())
-                        .setStartingOffsets(startingOffsets(config.startingOffsets()))
-                        .setDeserializer(deserializer)
-                        .setProperty(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed")
-                        .setProperty("commit.offsets.on.checkpoint", "true")
-                        .build();
-        return env ->
-                env.fromSource(
-                                source,
+        KafkaSource<org.fraudpipe.job.ingest.IngestedRecord> windows =
+                kafkaSource(config, deserializer, true);
+        boolean own = config.transactionSource() == JobConfig.TransactionSourceMode.OWN;
+        return new TransactionSource() {
+            @Override
+            public DataStream<org.fraudpipe.job.ingest.IngestedRecord> create(
+                    StreamExecutionEnvironment env) {
+                return env.fromSource(
+                                windows,
                                 IngestWatermarks.streaming(
                                         config.outOfOrderness(), config.idleness()),
                                 OperatorNames.KAFKA_SOURCE)
                         .uid(Uids.KAFKA_SOURCE);
+            }
+
+            @Override
+            public DataStream<org.fraudpipe.job.ingest.IngestedRecord> createForTransactions(
+                    StreamExecutionEnvironment env) {
+                if (!own) {
+                    return null;
+                }
+                return env.fromSource(
+                                kafkaSource(config, deserializer(config), false),
+                                IngestWatermarks.streaming(
+                                        config.outOfOrderness(), config.idleness()),
+                                OperatorNames.KAFKA_SOURCE_TRANSACTIONS)
+                        .uid(Uids.KAFKA_SOURCE_TRANSACTIONS);
+            }
+        };
+    }
+
+    private static KafkaSource<org.fraudpipe.job.ingest.IngestedRecord> kafkaSource(
+            JobConfig config,
+            KafkaRecordDeserializationSchema<org.fraudpipe.job.ingest.IngestedRecord> deserializer,
+            boolean commitOffsets) {
+        return KafkaSource.<org.fraudpipe.job.ingest.IngestedRecord>builder()
+                // The client file's settings (security) first: the job's own win.
+                .setProperties(config.kafkaClient().kafkaProperties(config.bootstrapServers()))
+                .setBootstrapServers(config.bootstrapServers())
+                .setTopics(config.topics().name(Topic.TRANSACTIONS))
+                .setGroupId(config.groupId())
+                .setStartingOffsets(startingOffsets(config.startingOffsets()))
+                .setDeserializer(deserializer)
+                .setProperty(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed")
+                .setProperty("commit.offsets.on.checkpoint", Boolean.toString(commitOffsets))
+                .build();
     }
 
     /**

@@ -37,7 +37,7 @@ import org.fraudpipe.schemas.avro.TransactionScore;
  *                          |                                  \-> batch scoring -> scores
  *                          \-> too-late side output -------> late (TOO_LATE)
  *
- *   source -> valid, not future-dated -> keyBy(userId) -> trailing features as of arrival
+ *   source (or a reading of its own) -> valid, not future-dated -> keyBy(userId) -> trailing features as of arrival
  *                                       -> per-transaction scoring -> transaction scores
  *
  *   source -> received transactions (valid, quarantined included) -> archive: transactions
@@ -184,6 +184,15 @@ public final class FeatureJobTopology {
         }
     }
 
+    /** The per-transaction path's input: the source's second reading if it has one. */
+    private static DataStream<IngestedRecord> forTransactions(
+            StreamExecutionEnvironment env,
+            TransactionSource source,
+            DataStream<IngestedRecord> ingested) {
+        DataStream<IngestedRecord> own = source.createForTransactions(env);
+        return own == null ? ingested : own;
+    }
+
     private static Streams build(
             StreamExecutionEnvironment env,
             TransactionSource source,
@@ -230,7 +239,7 @@ public final class FeatureJobTopology {
                 scoring == null || scoring.transactions() == null
                         ? null
                         : TransactionScoring.apply(
-                                ingested,
+                                forTransactions(env, source, ingested),
                                 new TransactionScoring.Spec(
                                         scoring.transactions().scorer(),
                                         scoring.transactions().trailingWindow(),

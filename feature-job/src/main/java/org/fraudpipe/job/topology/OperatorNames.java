@@ -4,6 +4,7 @@ package org.fraudpipe.job.topology;
 public final class OperatorNames {
 
     public static final String KAFKA_SOURCE = "Kafka transactions";
+    public static final String KAFKA_SOURCE_TRANSACTIONS = "Kafka transactions (scores at arrival)";
     public static final String REPLAY_SOURCE = "Replay transactions";
     public static final String INGEST_ROUTER = "Ingest router";
     public static final String FEATURE_WINDOW = "Feature window";

@@ -14,4 +14,16 @@ import org.fraudpipe.job.ingest.IngestedRecord;
 public interface TransactionSource {
 
     DataStream<IngestedRecord> create(StreamExecutionEnvironment env);
+
+    /**
+     * A second reading of the same input for the per-transaction path, with its own uid, or null
+     * (the default) for that path to share {@link #create}'s stream. Called at most once, after
+     * {@link #create}, and only when the topology scores transactions. Why a second reading: a
+     * window-close burst keeps the window operator from reading for seconds; its input buffers fill
+     * and a shared source blocks on them, so transactions would wait for the burst before being
+     * scored at arrival.
+     */
+    default DataStream<IngestedRecord> createForTransactions(StreamExecutionEnvironment env) {
+        return null;
+    }
 }

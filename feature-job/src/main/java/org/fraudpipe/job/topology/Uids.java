@@ -11,6 +11,11 @@ public final class Uids {
     /** Kafka source: partition offsets and watermark state. */
     public static final String KAFKA_SOURCE = "kafka-transactions-source";
 
+    /**
+     * The per-transaction path's own reading of the transactions topic (--transaction-source own).
+     */
+    public static final String KAFKA_SOURCE_TRANSACTIONS = "kafka-transactions-source-arrival";
+
     /** Replay file source: split and position. */
     public static final String REPLAY_SOURCE = "replay-transactions-source";
 

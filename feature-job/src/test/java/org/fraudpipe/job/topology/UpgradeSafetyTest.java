@@ -4,16 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.ArrayList;
 import java.util.List;
-import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.PipelineOptions;
 import org.apache.flink.runtime.jobgraph.JobGraph;
 import org.apache.flink.runtime.jobgraph.JobVertex;
-import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.fraudpipe.job.config.JobConfig;
-import org.fraudpipe.job.kafka.KafkaIO;
-import org.fraudpipe.job.replay.ReplayConfig;
-import org.fraudpipe.job.scoring.OnnxPaneScorer;
-import org.fraudpipe.job.window.FeatureWindowSpec;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 
@@ -26,22 +20,11 @@ import org.junit.jupiter.api.Test;
 class UpgradeSafetyTest {
 
     private static JobGraph productionJobGraph(JobConfig config) {
-        Configuration conf = JobEnvironment.flinkConfiguration(config);
         // Flink refuses to build a graph with an operator whose uid it would have to generate
         // (such a uid changes with the topology, orphaning the operator's state).
-        conf.set(PipelineOptions.AUTO_GENERATE_UIDS, false);
-        StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(conf);
-        FeatureJobTopology.build(
-                env,
-                KafkaIO.source(config),
-                new FeatureWindowSpec(config.windowSize(), config.allowedLateness()),
-                new FeatureJobTopology.Scoring(
-                        OnnxPaneScorer.Factory.of(config),
-                        config.scoringBatchSize(),
-                        config.scoringMaxDelay(),
-                        ReplayConfig.perTransaction(config)),
-                KafkaIO.sinks(config));
-        return env.getStreamGraph().getJobGraph();
+        return ProductionGraph.of(
+                        config, conf -> conf.set(PipelineOptions.AUTO_GENERATE_UIDS, false))
+                .getJobGraph();
     }
 
     @Test
