@@ -1,5 +1,6 @@
 package org.fraudpipe.parity;
 
+import org.apache.flink.api.common.typeinfo.TypeInfo;
 import org.fraudpipe.schemas.avro.ArchivedTransaction;
 import org.fraudpipe.schemas.avro.DeadLetter;
 import org.fraudpipe.schemas.avro.FeatureRecord;
@@ -15,9 +16,11 @@ import org.fraudpipe.schemas.avro.TransactionScore;
  * transactions with their watermark bound, dead letters, served transaction scores and labels
  * ({@link org.fraudpipe.parity.transaction.TransactionVerdictFunction}).
  *
- * <p>A Flink POJO (public fields, no-arg constructor); exactly the field of its {@link #kind} is
- * set; the Avro fields use Flink's Avro serializer.
+ * <p>Public fields and a no-arg constructor; exactly the field of its {@link #kind} is set.
+ * Serialized by {@link EvidenceSerializer} (declared through {@link TypeInfo}): the scalars and the
+ * one Avro record it carries, through Flink's Avro serializer.
  */
+@TypeInfo(EvidenceSerializer.Factory.class)
 public final class Evidence {
 
     /** What the evidence is. */
