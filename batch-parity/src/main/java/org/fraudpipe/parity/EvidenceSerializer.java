@@ -13,6 +13,7 @@ import org.apache.flink.core.memory.DataInputView;
 import org.apache.flink.core.memory.DataOutputView;
 import org.apache.flink.formats.avro.typeutils.AvroSerializer;
 import org.fraudpipe.job.features.StringValueCodec;
+import org.fraudpipe.job.io.SerializerTypeInfo;
 import org.fraudpipe.schemas.avro.ArchivedTransaction;
 import org.fraudpipe.schemas.avro.DeadLetter;
 import org.fraudpipe.schemas.avro.FeatureRecord;
@@ -302,63 +303,17 @@ public final class EvidenceSerializer extends TypeSerializer<Evidence> {
     }
 
     /** Flink's type information of {@link Evidence}: this serializer, never a POJO's. */
-    public static final class EvidenceTypeInfo extends TypeInformation<Evidence> {
+    public static final class EvidenceTypeInfo extends SerializerTypeInfo<Evidence> {
 
         private static final long serialVersionUID = 1L;
 
-        @Override
-        public boolean isBasicType() {
-            return false;
-        }
-
-        @Override
-        public boolean isTupleType() {
-            return false;
-        }
-
-        @Override
-        public int getArity() {
-            return 1;
-        }
-
-        @Override
-        public int getTotalFields() {
-            return 1;
-        }
-
-        @Override
-        public Class<Evidence> getTypeClass() {
-            return Evidence.class;
-        }
-
-        @Override
-        public boolean isKeyType() {
-            return false;
+        public EvidenceTypeInfo() {
+            super(Evidence.class);
         }
 
         @Override
         public TypeSerializer<Evidence> createSerializer(SerializerConfig config) {
             return new EvidenceSerializer();
-        }
-
-        @Override
-        public String toString() {
-            return "Evidence";
-        }
-
-        @Override
-        public boolean equals(Object obj) {
-            return obj instanceof EvidenceTypeInfo;
-        }
-
-        @Override
-        public int hashCode() {
-            return EvidenceTypeInfo.class.hashCode();
-        }
-
-        @Override
-        public boolean canEqual(Object obj) {
-            return obj instanceof EvidenceTypeInfo;
         }
     }
 
