@@ -57,6 +57,26 @@ public final class KafkaFeatureJob {
         this.archive = archive;
     }
 
+    /**
+     * The job's scoring as its configuration says: every pane by the window model, every valid
+     * transaction at arrival by the per-transaction model (both models checked by the caller).
+     */
+    public static FeatureJobTopology.Scoring scoring(
+            JobConfig config,
+            OnnxPaneScorer.Factory panes,
+            OnnxTransactionScorer.Factory transactions) {
+        return new FeatureJobTopology.Scoring(
+                panes,
+                config.scoringBatchSize(),
+                config.scoringMaxDelay(),
+                new FeatureJobTopology.PerTransaction(
+                        transactions,
+                        config.trailingWindow(),
+                        config.scoringBatchSize(),
+                        config.transactionScoringMaxDelay(),
+                        config.transactionBufferTimeout()));
+    }
+
     /** Checks everything the job needs and builds it, in the environment its context gives. */
     public static KafkaFeatureJob prepare(JobConfig config) {
         return prepare(config, new Configuration());
@@ -87,16 +107,7 @@ public final class KafkaFeatureJob {
                 env,
                 KafkaIO.source(config),
                 new FeatureWindowSpec(config.windowSize(), config.allowedLateness()),
-                new FeatureJobTopology.Scoring(
-                        scorer,
-                        config.scoringBatchSize(),
-                        config.scoringMaxDelay(),
-                        new FeatureJobTopology.PerTransaction(
-                                transactionScorer,
-                                config.trailingWindow(),
-                                config.scoringBatchSize(),
-                                config.transactionScoringMaxDelay(),
-                                config.transactionBufferTimeout())),
+                scoring(config, scorer, transactionScorer),
                 KafkaIO.sinks(config),
                 archive.orElse(null));
         return new KafkaFeatureJob(env, config, model, transactionModel, archive);

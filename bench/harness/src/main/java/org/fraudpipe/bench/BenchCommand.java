@@ -16,6 +16,7 @@ import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -470,7 +471,7 @@ public final class BenchCommand implements Callable<Integer> {
                     v.substring(0, eq),
                     new Variant(parts[0], List.of(parts).subList(1, parts.length)));
         }
-        java.util.Set<String> named = new java.util.HashSet<>();
+        Set<String> named = new HashSet<>();
         for (String s : systems) {
             if (!ALL_SYSTEMS.contains(s) && !variants.containsKey(s)) {
                 throw new CommandLine.ParameterException(

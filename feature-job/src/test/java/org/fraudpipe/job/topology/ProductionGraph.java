@@ -5,6 +5,7 @@ import org.apache.flink.configuration.Configuration;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.streaming.api.graph.StreamGraph;
 import org.apache.flink.streaming.api.graph.StreamNode;
+import org.fraudpipe.job.KafkaFeatureJob;
 import org.fraudpipe.job.config.JobConfig;
 import org.fraudpipe.job.kafka.KafkaIO;
 import org.fraudpipe.job.scoring.OnnxPaneScorer;
@@ -29,16 +30,10 @@ final class ProductionGraph {
                 env,
                 KafkaIO.source(config),
                 new FeatureWindowSpec(config.windowSize(), config.allowedLateness()),
-                new FeatureJobTopology.Scoring(
+                KafkaFeatureJob.scoring(
+                        config,
                         OnnxPaneScorer.Factory.of(config),
-                        config.scoringBatchSize(),
-                        config.scoringMaxDelay(),
-                        new FeatureJobTopology.PerTransaction(
-                                OnnxTransactionScorer.Factory.of(config),
-                                config.trailingWindow(),
-                                config.scoringBatchSize(),
-                                config.transactionScoringMaxDelay(),
-                                config.transactionBufferTimeout())),
+                        OnnxTransactionScorer.Factory.of(config)),
                 KafkaIO.sinks(config));
         return env.getStreamGraph();
     }

@@ -1,6 +1,7 @@
 package org.fraudpipe.job.topology;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.util.List;
 import java.util.Map;
@@ -55,8 +56,7 @@ class TransactionSourceTest {
 
     @Test
     void anUnknownModeIsRefusedNamingTheChoices() {
-        org.assertj.core.api.Assertions.assertThatThrownBy(
-                        () -> JobConfig.of(Map.of("transaction-source", "both")))
+        assertThatThrownBy(() -> JobConfig.of(Map.of("transaction-source", "both")))
                 .hasMessageContaining("transaction-source")
                 .hasMessageContaining("own, shared");
     }

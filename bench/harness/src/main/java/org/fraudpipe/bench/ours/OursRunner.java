@@ -113,21 +113,14 @@ public final class OursRunner {
                 env,
                 KafkaIO.source(config, new ProbedDeserializer(KafkaIO.deserializer(config))),
                 new FeatureWindowSpec(config.windowSize(), config.allowedLateness()),
-                score
-                        ? new FeatureJobTopology.Scoring(
-                                scorer,
-                                config.scoringBatchSize(),
-                                config.scoringMaxDelay(),
-                                perTransaction
-                                        // as KafkaFeatureJob.prepare builds it
-                                        ? new FeatureJobTopology.PerTransaction(
-                                                transactionScorer,
-                                                config.trailingWindow(),
-                                                config.scoringBatchSize(),
-                                                config.transactionScoringMaxDelay(),
-                                                config.transactionBufferTimeout())
-                                        : null)
-                        : null,
+                !score
+                        ? null
+                        : perTransaction
+                                ? KafkaFeatureJob.scoring(config, scorer, transactionScorer)
+                                : new FeatureJobTopology.Scoring(
+                                        scorer,
+                                        config.scoringBatchSize(),
+                                        config.scoringMaxDelay()),
                 KafkaIO.sinks(config),
                 archive.orElse(null));
 
