@@ -24,6 +24,7 @@ import org.fraudpipe.job.window.ProcessingTimeSource;
 import org.fraudpipe.parity.transaction.TransactionJudgeOperator;
 import org.fraudpipe.parity.transaction.TransactionVerdictFunction;
 import org.fraudpipe.schemas.avro.ArchivedTransaction;
+import org.fraudpipe.schemas.avro.DeadLetter;
 import org.fraudpipe.schemas.avro.Transaction;
 import org.fraudpipe.scoring.DecisionThresholds;
 
@@ -34,9 +35,8 @@ import org.fraudpipe.scoring.DecisionThresholds;
  *
  * <pre>
  * transactions (period) --+--> event time --> FeatureWindows.apply (BATCH) --> IDEAL ----+
- * transactions (+ horizon) --> by partition, offset order --> ARCHIVED (watermark bound) ---+
- *                         +--> by position --+                                             |
- * dead letters ------------------ by position -+--> DEAD_LETTER (attributed) --------------+--> by window
+ * transactions (+ horizon) --+--> by partition, offset order --> ARCHIVED (watermark bound) -+
+ * dead letters --------------+                               +-> DEAD_LETTER (attributed) ---+--> by window
  * served panes, scores, late records (period) ---------------------------------------------+    |
  * served panes, scores in Kafka (with --served-from kafka) ---------------------------------+    |
  *                                                                           WindowVerdictFunction
@@ -113,19 +113,14 @@ public final class ParityPipeline {
                         .name("ideal");
 
         // Every record read (past the period too: a later record of a partition may bound the
-        // watermark of a record in it), in offset order per partition.
+        // watermark of a record in it), in offset order per partition, with the dead letters at
+        // the positions of the period's records.
         DataStream<Evidence> archived =
-                in.transactions()
-                        .assignTimestampsAndWatermarks(
-                                WatermarkStrategy.<ArchivedTransaction>noWatermarks()
-                                        .withTimestampAssigner((a, ts) -> a.getSourceOffset()))
-                        .name("offset order")
-                        .keyBy(PartitionWatermarkBounds::partitionOf, Types.STRING)
-                        .process(
-                                new PartitionWatermarkBounds(
-                                        policy, readEndMillis, period, windows),
-                                EVIDENCE)
-                        .name("archived, with watermark bounds");
+                withWatermarkBounds(
+                        in.transactions(),
+                        in.deadLetters(),
+                        new PartitionWatermarkBounds(policy, readEndMillis, period, windows),
+                        "archived, with watermark bounds and dead letters");
 
         DataStream<Evidence> served =
                 in.served()
@@ -150,26 +145,6 @@ public final class ParityPipeline {
                                                             r.getWindowStart().toEpochMilli()))
                                     .map(Evidence::late, EVIDENCE)
                                     .name("late"));
-        }
-        if (in.deadLetters() != null) {
-            DataStream<Evidence> deadLettered =
-                    archived.connect(in.deadLetters())
-                            .keyBy(
-                                    e ->
-                                            DeadLetterAttribution.position(
-                                                    e.archived.getSourceTopic(),
-                                                    e.archived.getSourcePartition(),
-                                                    e.archived.getSourceOffset()),
-                                    d ->
-                                            DeadLetterAttribution.position(
-                                                    d.getSourceTopic(),
-                                                    d.getSourcePartition(),
-                                                    d.getSourceOffset()),
-                                    Types.STRING)
-                            .process(new DeadLetterAttribution(), EVIDENCE)
-                            .name("dead letters by position");
-
-            evidence = evidence.union(deadLettered);
         }
         if (in.scores() != null) {
             evidence =
@@ -211,9 +186,8 @@ public final class ParityPipeline {
      * org.fraudpipe.parity.report.TransactionReportBuilder#fromBytes}).
      *
      * <pre>
-     * transactions (history + period + horizon) --> by partition, offset order --> ARCHIVED ---+
-     *                                          +--> by position --+                            |
-     * dead letters ---------------------------------- by position -+--> DEAD_LETTER ----------+--> by user
+     * transactions (history + period + horizon) --+--> by partition, offset order --> ARCHIVED ---+
+     * dead letters --------------------------------+                              +-> DEAD_LETTER --+--> by user
      * transaction scores (period) --------------------------------------------------------------+    |
      * labels -----------------------------------------------------------------------------------+  judge,
      *                                                                       re-score, fold per subtask
@@ -280,42 +254,16 @@ public final class ParityPipeline {
         if (in.transactionHistory() != null) {
             transactions = transactions.union(in.transactionHistory());
         }
-        DataStream<Evidence> archived =
-                transactions
-                        .assignTimestampsAndWatermarks(
-                                WatermarkStrategy.<ArchivedTransaction>noWatermarks()
-                                        .withTimestampAssigner((a, ts) -> a.getSourceOffset()))
-                        .name("offset order (transactions)")
-                        .keyBy(PartitionWatermarkBounds::partitionOf, Types.STRING)
-                        .process(
-                                new PartitionWatermarkBounds(
-                                        policy,
-                                        readEndMillis,
-                                        PartitionWatermarkBounds.Selection.eventTimes(
-                                                historyFrom, to),
-                                        windows),
-                                EVIDENCE)
-                        .name("trailing windows' transactions, with watermark bounds");
-        DataStream<Evidence> evidence = archived;
-        if (in.deadLetters() != null) {
-            evidence =
-                    evidence.union(
-                            archived.connect(in.deadLetters())
-                                    .keyBy(
-                                            e ->
-                                                    DeadLetterAttribution.position(
-                                                            e.archived.getSourceTopic(),
-                                                            e.archived.getSourcePartition(),
-                                                            e.archived.getSourceOffset()),
-                                            d ->
-                                                    DeadLetterAttribution.position(
-                                                            d.getSourceTopic(),
-                                                            d.getSourcePartition(),
-                                                            d.getSourceOffset()),
-                                            Types.STRING)
-                                    .process(new DeadLetterAttribution(), EVIDENCE)
-                                    .name("dead letters by position (transactions)"));
-        }
+        DataStream<Evidence> evidence =
+                withWatermarkBounds(
+                        transactions,
+                        in.deadLetters(),
+                        new PartitionWatermarkBounds(
+                                policy,
+                                readEndMillis,
+                                PartitionWatermarkBounds.Selection.eventTimes(historyFrom, to),
+                                windows),
+                        "trailing windows' transactions, with watermark bounds and dead letters");
         if (in.transactionScores() != null) {
             evidence =
                     evidence.union(
@@ -333,6 +281,43 @@ public final class ParityPipeline {
             evidence = evidence.union(in.labels());
         }
         return evidence;
+    }
+
+    /**
+     * The archived records (all of them, in offset order per partition) through {@code bounds},
+     * with the dead letters (if any) attributed in the same pass: both inputs keyed by source
+     * partition with their source offset as timestamp, so BATCH execution sorts them into one
+     * offset order.
+     */
+    private static DataStream<Evidence> withWatermarkBounds(
+            DataStream<ArchivedTransaction> transactions,
+            DataStream<DeadLetter> deadLetters,
+            PartitionWatermarkBounds bounds,
+            String name) {
+        DataStream<ArchivedTransaction> byOffset =
+                transactions
+                        .assignTimestampsAndWatermarks(
+                                WatermarkStrategy.<ArchivedTransaction>noWatermarks()
+                                        .withTimestampAssigner((a, ts) -> a.getSourceOffset()))
+                        .name("offset order");
+        if (deadLetters == null) {
+            return byOffset.keyBy(PartitionWatermarkBounds::partitionOf, Types.INT)
+                    .process(new PartitionWatermarkBounds.ArchivedOnly(bounds), EVIDENCE)
+                    .name(name);
+        }
+        DataStream<DeadLetter> deadLettersByOffset =
+                deadLetters
+                        .assignTimestampsAndWatermarks(
+                                WatermarkStrategy.<DeadLetter>noWatermarks()
+                                        .withTimestampAssigner((d, ts) -> d.getSourceOffset()))
+                        .name("offset order (dead letters)");
+        return byOffset.connect(deadLettersByOffset)
+                .keyBy(
+                        PartitionWatermarkBounds::partitionOf,
+                        PartitionWatermarkBounds::partitionOf,
+                        Types.INT)
+                .process(bounds, EVIDENCE)
+                .name(name);
     }
 
     private static long eventTime(Transaction tx) {

@@ -119,7 +119,18 @@ class ParityPipelineIT {
                         archived,
                         served,
                         List.of(late(e, LateReason.TOO_LATE, 700_000)),
-                        List.of(deadLetter(4), deadLetter(99)),
+                        // 4: d's position; 0 and 99: no archived record there; 5: the next
+                        // day's record, outside the period; on partition 1 and on another
+                        // topic's partition 0 (the same key): nothing there.
+                        List.of(
+                                deadLetter(0),
+                                deadLetter(4),
+                                deadLetter(5),
+                                deadLetter(99),
+                                onPartition(deadLetter(4), 1),
+                                DeadLetter.newBuilder(deadLetter(4))
+                                        .setSourceTopic("other-topic")
+                                        .build()),
                         ParityPeriod.days(
                                 LocalDate.parse("2026-11-28"), LocalDate.parse("2026-11-28")));
 
@@ -128,6 +139,7 @@ class ParityPipelineIT {
         assertThat(verdicts.get("u1@" + w).servedPanes).isEqualTo(2);
         assertThat(verdicts.get("u2@" + w).cause).isEqualTo(Cause.DEAD_LETTERED);
         assertThat(verdicts.get("u2@" + w).ideal.getTxCount()).isEqualTo(2);
+        assertThat(verdicts.get("u2@" + w).deadLettered).isEqualTo(1);
         assertThat(verdicts.get("u3@" + w).cause).isEqualTo(Cause.LATE_DROPPED);
         assertThat(verdicts.get("u3@" + w).served).isNull();
         for (WindowVerdict v : verdicts.values()) {
@@ -209,5 +221,9 @@ class ParityPipelineIT {
 
     private static ArchivedTransaction onPartition(ArchivedTransaction a, int partition) {
         return ArchivedTransaction.newBuilder(a).setSourcePartition(partition).build();
+    }
+
+    private static DeadLetter onPartition(DeadLetter d, int partition) {
+        return DeadLetter.newBuilder(d).setSourcePartition(partition).build();
     }
 }
