@@ -17,9 +17,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import org.apache.avro.specific.SpecificRecordBase;
-import org.apache.flink.api.common.RuntimeExecutionMode;
-import org.apache.flink.configuration.Configuration;
-import org.apache.flink.configuration.ExecutionOptions;
 import org.apache.flink.formats.avro.typeutils.AvroTypeInfo;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
@@ -66,9 +63,9 @@ class ParityPipelineIT {
             ParityPeriod period,
             ArchivePolicy policy)
             throws Exception {
-        Configuration conf = new Configuration();
-        conf.set(ExecutionOptions.RUNTIME_MODE, RuntimeExecutionMode.BATCH);
-        StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(conf);
+        StreamExecutionEnvironment env =
+                StreamExecutionEnvironment.getExecutionEnvironment(
+                        ParityPipeline.batchConfiguration());
         env.setParallelism(2);
         ParityStreams in =
                 new ParityStreams(

@@ -5,12 +5,10 @@ import java.time.Duration;
 import java.util.Map;
 import java.util.Objects;
 import java.util.TreeMap;
-import org.apache.flink.api.common.RuntimeExecutionMode;
 import org.apache.flink.api.common.operators.Order;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.configuration.Configuration;
-import org.apache.flink.configuration.ExecutionOptions;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.util.CloseableIterator;
@@ -152,8 +150,7 @@ public final class ArchivedTransactionRows {
     /** Runs the export of {@code plan} in a BATCH job, handing every row to {@code consumer}. */
     public static Counts run(Plan plan, Semantics semantics, int parallelism, RowConsumer consumer)
             throws Exception {
-        Configuration conf = new Configuration();
-        conf.set(ExecutionOptions.RUNTIME_MODE, RuntimeExecutionMode.BATCH);
+        Configuration conf = ParityPipeline.batchConfiguration();
         StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(conf);
         if (parallelism > 0) {
             env.setParallelism(parallelism);
