@@ -10,6 +10,7 @@ import org.apache.flink.api.common.typeutils.CompositeTypeSerializerSnapshot;
 import org.apache.flink.api.common.typeutils.TypeSerializer;
 import org.apache.flink.api.common.typeutils.TypeSerializerSnapshot;
 import org.apache.flink.core.memory.DataInputView;
+import org.apache.flink.core.memory.DataOutputSerializer;
 import org.apache.flink.core.memory.DataOutputView;
 import org.apache.flink.formats.avro.typeutils.AvroSerializer;
 import org.fraudpipe.job.features.StringValueCodec;
@@ -30,6 +31,11 @@ import org.fraudpipe.schemas.avro.TransactionScore;
  * every field's type, so every evidence read back from a sort built six Avro records by reflection
  * (one per payload field, five of them null a moment later). Parity runs in BATCH and keeps no
  * savepoint, so the format is free to change with the build; nothing outside parity reads it.
+ *
+ * <p>The form is length-prefixed (an int, then the body) so that {@link #copy(DataInputView,
+ * DataOutputView)}, which a sort calls for every record it spills, moves bytes instead of
+ * deserializing and serializing the record. Not thread-safe (a reused buffer): Flink duplicates a
+ * serializer per thread ({@link #duplicate()}).
  */
 public final class EvidenceSerializer extends TypeSerializer<Evidence> {
 
@@ -54,6 +60,9 @@ public final class EvidenceSerializer extends TypeSerializer<Evidence> {
     private final AvroSerializer<LateRecord> late;
     private final AvroSerializer<DeadLetter> deadLetters;
     private final AvroSerializer<TransactionScore> transactionScores;
+
+    /** The body of the record being serialized, to write its length first. */
+    private transient DataOutputSerializer body;
 
     /** A serializer with fresh Avro serializers. */
     public EvidenceSerializer() {
@@ -144,6 +153,16 @@ public final class EvidenceSerializer extends TypeSerializer<Evidence> {
 
     @Override
     public void serialize(Evidence e, DataOutputView out) throws IOException {
+        if (body == null) {
+            body = new DataOutputSerializer(512);
+        }
+        body.clear();
+        serializeBody(e, body);
+        out.writeInt(body.length());
+        out.write(body.getSharedBuffer(), 0, body.length());
+    }
+
+    private void serializeBody(Evidence e, DataOutputView out) throws IOException {
         int present =
                 (e.features != null ? FEATURES : 0)
                         | (e.score != null ? SCORE : 0)
@@ -195,6 +214,7 @@ public final class EvidenceSerializer extends TypeSerializer<Evidence> {
 
     @Override
     public Evidence deserialize(DataInputView in) throws IOException {
+        in.readInt(); // the body's length: only copy needs it
         int present = in.readUnsignedShort();
         Evidence e = new Evidence();
         if ((present & KIND) != 0) {
@@ -240,9 +260,12 @@ public final class EvidenceSerializer extends TypeSerializer<Evidence> {
         return deserialize(in);
     }
 
+    /** The serialized form as it is: its length, then that many bytes. */
     @Override
     public void copy(DataInputView source, DataOutputView target) throws IOException {
-        serialize(deserialize(source), target);
+        int length = source.readInt();
+        target.writeInt(length);
+        target.write(source, length);
     }
 
     @Override
@@ -260,7 +283,10 @@ public final class EvidenceSerializer extends TypeSerializer<Evidence> {
         return new Snapshot(this);
     }
 
-    /** The snapshot: this layout (version 1) with the Avro serializers' snapshots nested. */
+    /**
+     * The snapshot: this layout (version 2: length-prefixed) with the Avro serializers' snapshots
+     * nested. Nothing restores one: parity runs in BATCH and keeps no savepoint.
+     */
     public static final class Snapshot
             extends CompositeTypeSerializerSnapshot<Evidence, EvidenceSerializer> {
 
@@ -273,7 +299,7 @@ public final class EvidenceSerializer extends TypeSerializer<Evidence> {
 
         @Override
         protected int getCurrentOuterSnapshotVersion() {
-            return 1;
+            return 2;
         }
 
         @Override

@@ -54,14 +54,26 @@ class EvidenceSerializerTest {
     }
 
     @Test
-    void theSerializedFormCopiesUnchanged() throws IOException {
+    void copyMovesOneRecordsBytesAsTheyAre() throws IOException {
+        // A sort spills by copying records one after another out of its buffers: each copy must
+        // take exactly one record's bytes, unchanged, and leave the next one to read.
         TypeSerializer<Evidence> serializer = new EvidenceSerializer();
-        for (Evidence e : samples()) {
-            DataOutputSerializer first = new DataOutputSerializer(256);
-            serializer.serialize(e, first);
-            DataOutputSerializer copied = new DataOutputSerializer(256);
-            serializer.copy(new DataInputDeserializer(first.getCopyOfBuffer()), copied);
-            assertThat(copied.getCopyOfBuffer()).isEqualTo(first.getCopyOfBuffer());
+        List<Evidence> samples = samples();
+        DataOutputSerializer written = new DataOutputSerializer(256);
+        for (Evidence e : samples) {
+            serializer.serialize(e, written);
+        }
+        DataInputDeserializer source = new DataInputDeserializer(written.getCopyOfBuffer());
+        // (sized up front: this test view, unlike a sort's paged views, cannot grow on a copy)
+        DataOutputSerializer copied = new DataOutputSerializer(written.length());
+        for (int i = 0; i < samples.size(); i++) {
+            serializer.duplicate().copy(source, copied);
+        }
+        assertThat(source.available()).isZero();
+        assertThat(copied.getCopyOfBuffer()).isEqualTo(written.getCopyOfBuffer());
+        DataInputDeserializer back = new DataInputDeserializer(copied.getCopyOfBuffer());
+        for (Evidence e : samples) {
+            assertThat(serializer.deserialize(back)).usingRecursiveComparison().isEqualTo(e);
         }
     }
 
