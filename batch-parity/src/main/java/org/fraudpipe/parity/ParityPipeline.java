@@ -8,8 +8,6 @@ import org.apache.flink.api.common.functions.OpenContext;
 import org.apache.flink.api.common.functions.RichFilterFunction;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.common.typeinfo.Types;
-import org.apache.flink.api.java.tuple.Tuple2;
-import org.apache.flink.api.java.typeutils.TupleTypeInfo;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.ExecutionOptions;
 import org.apache.flink.configuration.PipelineOptions;
@@ -60,9 +58,6 @@ public final class ParityPipeline {
     static final TypeInformation<byte[]> PARTIAL_REPORT =
             org.apache.flink.api.common.typeinfo.PrimitiveArrayTypeInfo
                     .BYTE_PRIMITIVE_ARRAY_TYPE_INFO;
-
-    private static final TypeInformation<Tuple2<String, Long>> WINDOW_KEY =
-            new TupleTypeInfo<>(Types.STRING, Types.LONG);
 
     /** Accumulator: the transactions the sources have read so far (every one, in period or not). */
     public static final String TRANSACTIONS_READ = "parityTransactionsRead";
@@ -176,7 +171,7 @@ public final class ParityPipeline {
         }
 
         DataStream<WindowVerdict> verdicts =
-                evidence.keyBy(e -> Tuple2.of(e.userId, e.windowStart), WINDOW_KEY)
+                evidence.keyBy(e -> SortKeys.window(e.userId, e.windowStart), Types.LONG)
                         .process(new WindowVerdictFunction(policy, in.kafka() != null), VERDICT)
                         .name("judge window");
         if (scorerFactory != null) {
@@ -234,7 +229,7 @@ public final class ParityPipeline {
         long to = period.isBounded() ? period.to().toEpochMilli() : Long.MAX_VALUE;
         DataStream<Evidence> evidence =
                 transactionEvidence(in, policy, period, readEndMillis, trailing);
-        return evidence.keyBy(e -> e.userId, Types.STRING)
+        return evidence.keyBy(e -> SortKeys.user(e.userId), Types.LONG)
                 .transform(
                         "judge transactions",
                         PARTIAL_REPORT,

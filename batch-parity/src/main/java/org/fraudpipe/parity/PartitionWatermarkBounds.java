@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.flink.api.common.functions.OpenContext;
+import org.apache.flink.api.common.functions.RuntimeContext;
 import org.apache.flink.api.common.state.ListState;
 import org.apache.flink.api.common.state.ListStateDescriptor;
 import org.apache.flink.api.common.state.MapState;
@@ -309,7 +310,8 @@ final class PartitionWatermarkBounds
 
     /**
      * The same bounds without dead letters (a run that has none: Flink has no empty bounded stream
-     * to connect).
+     * to connect): the one-input function over the two-input one, sharing its runtime context and
+     * so its keyed state.
      */
     static final class ArchivedOnly
             extends KeyedProcessFunction<Integer, ArchivedTransaction, Evidence> {
@@ -323,8 +325,7 @@ final class PartitionWatermarkBounds
         }
 
         @Override
-        public void setRuntimeContext(
-                org.apache.flink.api.common.functions.RuntimeContext context) {
+        public void setRuntimeContext(RuntimeContext context) {
             super.setRuntimeContext(context);
             bounds.setRuntimeContext(context);
         }

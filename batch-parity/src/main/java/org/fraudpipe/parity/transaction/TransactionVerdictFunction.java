@@ -15,6 +15,7 @@ import org.fraudpipe.job.transaction.ArrivalFeatures;
 import org.fraudpipe.job.transaction.ReceivedTransaction;
 import org.fraudpipe.job.transaction.TransactionScorer;
 import org.fraudpipe.parity.Evidence;
+import org.fraudpipe.parity.SortKeys;
 import org.fraudpipe.parity.report.TransactionReportBuilder;
 import org.fraudpipe.schemas.avro.TransactionScore;
 import org.fraudpipe.scoring.DecisionThresholds;
@@ -26,12 +27,13 @@ import org.fraudpipe.scoring.DecisionThresholds;
  * Emits nothing per user: {@link TransactionJudgeOperator} emits the subtask's partial report once,
  * when its input ends, so that no verdict leaves the TaskManager.
  *
- * <p>Runs in BATCH execution mode only: a key's records arrive together and the timer registered at
- * {@code Long.MAX_VALUE} fires once, after the key's last record. Memory: one user's evidence (a
- * user's day fits in a TaskManager; the whole day need not) and the bounded partial report.
+ * <p>Keyed by the user's {@link SortKeys#user fingerprint}: a key's evidence is regrouped by the
+ * exact user, each judged on its own. Runs in BATCH execution mode only: a key's records arrive
+ * together and the timer registered at {@code Long.MAX_VALUE} fires once, after the key's last
+ * record. Memory: one user's evidence (a user's day fits in a TaskManager; the whole day need not)
+ * and the bounded partial report.
  */
-public final class TransactionVerdictFunction
-        extends KeyedProcessFunction<String, Evidence, byte[]> {
+public final class TransactionVerdictFunction extends KeyedProcessFunction<Long, Evidence, byte[]> {
 
     private static final long serialVersionUID = 1L;
 
@@ -97,7 +99,13 @@ public final class TransactionVerdictFunction
         List<Evidence> all = new ArrayList<>();
         evidence.get().forEach(all::add);
         evidence.clear();
-        TransactionJudge.Judgement judgement = judge.judge(ctx.getCurrentKey(), all);
+        for (List<Evidence> user : SortKeys.groups(all, e -> e.userId)) {
+            judgeUser(user.get(0).userId, user);
+        }
+    }
+
+    private void judgeUser(String userId, List<Evidence> all) {
+        TransactionJudge.Judgement judgement = judge.judge(userId, all);
         for (Evidence e : all) {
             if (e.kind == Evidence.Kind.TRANSACTION_SCORE) {
                 checkAnswer(e.transactionScore);
