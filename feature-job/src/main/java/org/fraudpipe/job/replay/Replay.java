@@ -11,7 +11,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.function.LongSupplier;
 import java.util.stream.Stream;
-import org.apache.avro.specific.SpecificRecordBase;
 import org.apache.flink.api.common.JobExecutionResult;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.CoreOptions;
@@ -23,9 +22,12 @@ import org.fraudpipe.job.archive.FileArchive;
 import org.fraudpipe.job.cli.JobCounters;
 import org.fraudpipe.job.cli.ProgressLine;
 import org.fraudpipe.job.ingest.IngestRouter;
+import org.fraudpipe.job.io.AtomicFiles;
 import org.fraudpipe.job.topology.FeatureJobTopology;
 import org.fraudpipe.schemas.avro.Decision;
+import org.fraudpipe.schemas.avro.FeatureRecord;
 import org.fraudpipe.schemas.avro.LateReason;
+import org.fraudpipe.schemas.avro.LateRecord;
 import org.fraudpipe.schemas.avro.ScoreRecord;
 import org.fraudpipe.schemas.avro.Timing;
 import org.fraudpipe.schemas.avro.TransactionScore;
@@ -134,81 +136,135 @@ public final class Replay {
     private static ReplaySummary writeOutputs(
             ReplayConfig config, Path staging, JobExecutionResult result, long began)
             throws IOException {
-        var features = canonical(ReplayOutput.FEATURES, staging);
-        var scores = canonical(ReplayOutput.SCORES, staging);
-        var late = canonical(ReplayOutput.LATE, staging);
-        var deadLetters = canonical(ReplayOutput.DEAD_LETTERS, staging);
-        var transactionScores = canonical(ReplayOutput.TRANSACTION_SCORES, staging);
-
-        long in = counter(result, IngestRouter.RECORDS_IN);
-        long valid = counter(result, IngestRouter.RECORDS_VALID);
-        long quarantined =
-                late.stream()
-                        .filter(l -> l.record().getReason() == LateReason.FUTURE_DATED)
-                        .count();
-        long tooLate =
-                late.stream().filter(l -> l.record().getReason() == LateReason.TOO_LATE).count();
-        long latePanes =
-                features.stream().filter(f -> f.record().getTiming() == Timing.LATE).count();
-        requireSame(
-                "dead letters",
-                counter(result, IngestRouter.RECORDS_DEAD_LETTERED),
-                deadLetters.size());
-        if (scores.size() != features.size()) {
-            throw new IllegalStateException(
-                    features.size()
-                            + " panes but "
-                            + scores.size()
-                            + " scores: every pane is scored");
-        }
-        requireSame(
-                "quarantined records",
-                counter(result, IngestRouter.RECORDS_QUARANTINED),
-                quarantined);
-        // Every valid, not future-dated record gets one answer (a retry too). A replay starts
-        // without state, so the router's valid records are exactly those.
-        if (transactionScores.size() != valid) {
-            throw new IllegalStateException(
-                    valid
-                            + " valid records but "
-                            + transactionScores.size()
-                            + " transaction scores: every valid transaction is scored on"
-                            + " arrival");
-        }
-
-        // Only now, with every output read and checked, is anything replaced.
-        List<Path> files = new ArrayList<>();
         Path out = config.output();
-        files.add(StagedOutput.writeAtomically(out, ReplayOutput.FEATURES.fileName(), features));
-        files.add(StagedOutput.writeAtomically(out, ReplayOutput.SCORES.fileName(), scores));
-        files.add(StagedOutput.writeAtomically(out, ReplayOutput.LATE.fileName(), late));
-        files.add(
-                StagedOutput.writeAtomically(
-                        out, ReplayOutput.DEAD_LETTERS.fileName(), deadLetters));
-        files.add(
-                StagedOutput.writeAtomically(
-                        out, ReplayOutput.TRANSACTION_SCORES.fileName(), transactionScores));
-        files.add(writePolicy(out, config.policy()));
-        return new ReplaySummary(
-                config.input(),
-                in,
-                valid,
-                deadLetters.size(),
-                quarantined,
-                tooLate,
-                features.size(),
-                latePanes,
-                decisionCounts(scores, ScoreRecord::getDecision),
-                transactionScores.stream()
-                        .map(l -> l.record().getTransactionId())
-                        .distinct()
-                        .count(),
-                decisionCounts(transactionScores, TransactionScore::getDecision),
-                transactionScores.stream()
-                        .filter(l -> !l.record().getFeatures().getHistoryComplete())
-                        .count(),
-                files,
-                Duration.ofNanos(System.nanoTime() - began));
+        Tally tally = new Tally();
+        List<AtomicFiles.Pending> pending = new ArrayList<>();
+        try {
+            pending.add(
+                    StagedOutput.prepareCanonical(
+                            ReplayOutput.FEATURES, staging, out, (f, json) -> tally.pane(f)));
+            pending.add(
+                    StagedOutput.prepareCanonical(
+                            ReplayOutput.SCORES, staging, out, (s, json) -> tally.score(s)));
+            pending.add(
+                    StagedOutput.prepareCanonical(
+                            ReplayOutput.LATE, staging, out, (l, json) -> tally.late(l)));
+            pending.add(
+                    StagedOutput.prepareCanonical(
+                            ReplayOutput.DEAD_LETTERS,
+                            staging,
+                            out,
+                            (d, json) -> tally.deadLetters++));
+            pending.add(
+                    StagedOutput.prepareCanonical(
+                            ReplayOutput.TRANSACTION_SCORES,
+                            staging,
+                            out,
+                            (t, json) -> tally.transactionScore(t)));
+            long in = counter(result, IngestRouter.RECORDS_IN);
+            long valid = counter(result, IngestRouter.RECORDS_VALID);
+            tally.check(result, valid);
+
+            // Only now, with every output written aside and checked, is anything replaced.
+            List<Path> files = new ArrayList<>();
+            for (AtomicFiles.Pending file : pending) {
+                files.add(file.commit());
+            }
+            files.add(writePolicy(out, config.policy()));
+            return new ReplaySummary(
+                    config.input(),
+                    in,
+                    valid,
+                    tally.deadLetters,
+                    tally.quarantined,
+                    tally.tooLate,
+                    tally.panes,
+                    tally.latePanes,
+                    tally.decisions,
+                    tally.transactionIds,
+                    tally.transactionDecisions,
+                    tally.historyIncomplete,
+                    files,
+                    Duration.ofNanos(System.nanoTime() - began));
+        } finally {
+            for (AtomicFiles.Pending file : pending) {
+                file.close();
+            }
+        }
+    }
+
+    /** What the summary reports and the checks compare, counted as the output files are written. */
+    private static final class Tally {
+        long panes;
+        long latePanes;
+        long deadLetters;
+        long quarantined;
+        long tooLate;
+        long transactionScores;
+        long transactionIds;
+        long historyIncomplete;
+        final Map<Decision, Long> decisions = new EnumMap<>(Decision.class);
+        final Map<Decision, Long> transactionDecisions = new EnumMap<>(Decision.class);
+        private String lastTransactionId;
+
+        void pane(FeatureRecord f) {
+            panes++;
+            if (f.getTiming() == Timing.LATE) {
+                latePanes++;
+            }
+        }
+
+        void score(ScoreRecord s) {
+            decisions.merge(s.getDecision(), 1L, Long::sum);
+        }
+
+        void late(LateRecord l) {
+            if (l.getReason() == LateReason.FUTURE_DATED) {
+                quarantined++;
+            } else if (l.getReason() == LateReason.TOO_LATE) {
+                tooLate++;
+            }
+        }
+
+        /** Relies on the canonical order: a transaction's answers are adjacent (by id first). */
+        void transactionScore(TransactionScore t) {
+            transactionScores++;
+            if (!t.getTransactionId().equals(lastTransactionId)) {
+                transactionIds++;
+                lastTransactionId = t.getTransactionId();
+            }
+            transactionDecisions.merge(t.getDecision(), 1L, Long::sum);
+            if (!t.getFeatures().getHistoryComplete()) {
+                historyIncomplete++;
+            }
+        }
+
+        /** The files against the router's counters: a record lost on the way fails the replay. */
+        void check(JobExecutionResult result, long valid) {
+            requireSame(
+                    "dead letters",
+                    counter(result, IngestRouter.RECORDS_DEAD_LETTERED),
+                    deadLetters);
+            long scores = decisions.values().stream().mapToLong(Long::longValue).sum();
+            if (scores != panes) {
+                throw new IllegalStateException(
+                        panes + " panes but " + scores + " scores: every pane is scored");
+            }
+            requireSame(
+                    "quarantined records",
+                    counter(result, IngestRouter.RECORDS_QUARANTINED),
+                    quarantined);
+            // Every valid, not future-dated record gets one answer (a retry too). A replay starts
+            // without state, so the router's valid records are exactly those.
+            if (transactionScores != valid) {
+                throw new IllegalStateException(
+                        valid
+                                + " valid records but "
+                                + transactionScores
+                                + " transaction scores: every valid transaction is scored on"
+                                + " arrival");
+            }
+        }
     }
 
     /**
@@ -224,20 +280,6 @@ public final class Replay {
                 file,
                 java.nio.file.StandardCopyOption.REPLACE_EXISTING,
                 java.nio.file.StandardCopyOption.ATOMIC_MOVE);
-    }
-
-    private static <T extends SpecificRecordBase> List<StagedOutput.Line<T>> canonical(
-            ReplayOutput<T> output, Path staging) throws IOException {
-        return StagedOutput.canonical(output, StagedOutput.read(output, staging));
-    }
-
-    private static <T> Map<Decision, Long> decisionCounts(
-            List<StagedOutput.Line<T>> scores, java.util.function.Function<T, Decision> decision) {
-        Map<Decision, Long> counts = new EnumMap<>(Decision.class);
-        for (StagedOutput.Line<T> s : scores) {
-            counts.merge(decision.apply(s.record()), 1L, Long::sum);
-        }
-        return counts;
     }
 
     private static long counter(JobExecutionResult result, String name) {

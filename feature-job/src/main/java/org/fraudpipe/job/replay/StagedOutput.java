@@ -1,48 +1,153 @@
 package org.fraudpipe.job.replay;
 
+import java.io.Closeable;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.PriorityQueue;
 import java.util.stream.Stream;
 import org.apache.avro.file.DataFileReader;
+import org.apache.avro.file.DataFileWriter;
+import org.apache.avro.specific.SpecificData;
 import org.apache.avro.specific.SpecificDatumReader;
+import org.apache.avro.specific.SpecificDatumWriter;
 import org.apache.avro.specific.SpecificRecordBase;
 import org.fraudpipe.job.io.AtomicFiles;
 
 /**
  * The client side of a replay's output: reads what {@link ReplaySinks} staged, puts it in the
- * output's canonical order and writes the final JSON Lines file atomically.
+ * output's canonical order and writes the final JSON Lines file.
  *
- * <p>Invariants: the final file is either absent, the previous version, or complete (written to a
- * hidden temporary file in the same directory, then renamed over the target); its bytes depend only
- * on the multiset of staged records, not on file names, subtasks or their order. Everything is held
- * in memory while sorting (known limit: replays are sized for tests and incidents, not for
- * backfills).
+ * <p>Invariants: the final file's bytes depend only on the multiset of staged records, not on file
+ * names, subtasks or their order; it is written next to its target and put in place only by the
+ * caller's commit ({@link AtomicFiles#prepare}). Memory is bounded whatever the output's size: the
+ * records are sorted in runs of at most {@link #RUN_LINES} lines; when there is more than one run,
+ * each is spilled, sorted, to an Avro file in the staging directory, and the runs are merged.
  */
 final class StagedOutput {
 
     static final String PART_PREFIX = "part";
     static final String PART_SUFFIX = ".avro";
 
+    /**
+     * Lines sorted in memory at a time: a run holds each record and its JSON line, about 2 KB for a
+     * feature pane, so a run stays within a few hundred MB of heap.
+     */
+    static final int RUN_LINES = 100_000;
+
     private StagedOutput() {}
 
-    /** One record with its JSON line. */
-    record Line<T>(T record, String json) {}
+    /**
+     * One record and its JSON line, made when first needed: once per line when it is written, and
+     * for the few records whose sort keys are equal.
+     */
+    static final class Line<T extends SpecificRecordBase> {
+        private final T record;
+        private String json;
+
+        Line(T record) {
+            this.record = record;
+        }
+
+        T record() {
+            return record;
+        }
+
+        String json() {
+            if (json == null) {
+                json = AvroJson.toJsonLine(record);
+            }
+            return json;
+        }
+    }
+
+    /** Receives an output's lines, in canonical order. */
+    @FunctionalInterface
+    interface LineSink<T> {
+        void accept(T record, String json) throws IOException;
+    }
 
     /**
-     * Every record the sinks committed for {@code output} under {@code staging}.
+     * Writes {@code output}'s canonical file for the records staged under {@code staging} next to
+     * {@code outDir/<name>.jsonl}, handing each line to {@code observer} as it is written; the
+     * caller commits the file when every output has been checked.
+     */
+    static <T extends SpecificRecordBase> AtomicFiles.Pending prepareCanonical(
+            ReplayOutput<T> output, Path staging, Path outDir, LineSink<T> observer)
+            throws IOException {
+        return AtomicFiles.prepare(
+                outDir.resolve(output.fileName()),
+                out ->
+                        sort(
+                                output,
+                                staging,
+                                RUN_LINES,
+                                (record, json) -> {
+                                    observer.accept(record, json);
+                                    out.write(json);
+                                    out.write('\n');
+                                }));
+    }
+
+    /**
+     * Hands every record the sinks committed for {@code output} under {@code staging} to {@code
+     * sink} in canonical order (the output's order, then the whole line), sorting at most {@code
+     * runLines} in memory at a time.
      *
      * @throws IOException if a part file was left unfinished (the job did not complete)
      */
-    static <T extends SpecificRecordBase> List<T> read(ReplayOutput<T> output, Path staging)
+    static <T extends SpecificRecordBase> void sort(
+            ReplayOutput<T> output, Path staging, int runLines, LineSink<T> sink)
             throws IOException {
+        Comparator<Line<T>> order = lineOrder(output);
+        Path spill = staging.resolve(".sort-" + output.name());
+        List<Path> runs = new ArrayList<>();
+        List<Line<T>> run = new ArrayList<>();
+        try {
+            for (Path part : parts(output, staging)) {
+                try (DataFileReader<T> reader = reader(output, part)) {
+                    while (reader.hasNext()) {
+                        T record = reader.next();
+                        run.add(new Line<>(record));
+                        if (run.size() == runLines) {
+                            runs.add(spill(output, run, order, spill, runs.size()));
+                        }
+                    }
+                }
+            }
+            if (runs.isEmpty()) {
+                run.sort(order);
+                for (Line<T> line : run) {
+                    sink.accept(line.record(), line.json());
+                }
+                return;
+            }
+            if (!run.isEmpty()) {
+                runs.add(spill(output, run, order, spill, runs.size()));
+            }
+            merge(output, runs, order, sink);
+        } finally {
+            for (Path file : runs) {
+                Files.deleteIfExists(file);
+            }
+            Files.deleteIfExists(spill);
+        }
+    }
+
+    private static <T extends SpecificRecordBase> Comparator<Line<T>> lineOrder(
+            ReplayOutput<T> output) {
+        Comparator<Line<T>> byRecord = Comparator.comparing(Line::record, output.order());
+        return byRecord.thenComparing(Line::json);
+    }
+
+    /** The committed part files of {@code output}, none if the sink received nothing. */
+    private static List<Path> parts(ReplayOutput<?> output, Path staging) throws IOException {
         Path dir = ReplaySinks.stagingDir(staging, output);
-        List<T> records = new ArrayList<>();
         if (!Files.isDirectory(dir)) {
-            return records; // the sink received nothing, so it created nothing
+            return List.of(); // the sink received nothing, so it created nothing
         }
         List<Path> files;
         try (Stream<Path> listing = Files.list(dir)) {
@@ -59,41 +164,85 @@ final class StagedOutput {
                                 + output.name()
                                 + " output");
             }
-            try (DataFileReader<T> reader =
-                    new DataFileReader<>(file.toFile(), new SpecificDatumReader<>(output.type()))) {
-                while (reader.hasNext()) {
-                    records.add(reader.next());
-                }
+        }
+        return files;
+    }
+
+    private static <T extends SpecificRecordBase> DataFileReader<T> reader(
+            ReplayOutput<T> output, Path file) throws IOException {
+        return new DataFileReader<>(file.toFile(), new SpecificDatumReader<>(output.type()));
+    }
+
+    /** Sorts {@code run}, writes it to a new run file under {@code dir} and empties it. */
+    private static <T extends SpecificRecordBase> Path spill(
+            ReplayOutput<T> output, List<Line<T>> run, Comparator<Line<T>> order, Path dir, int n)
+            throws IOException {
+        run.sort(order);
+        Files.createDirectories(dir);
+        Path file = dir.resolve("run-" + n + ".avro");
+        try (DataFileWriter<T> writer =
+                new DataFileWriter<>(new SpecificDatumWriter<>(output.type()))) {
+            writer.create(SpecificData.get().getSchema(output.type()), file.toFile());
+            for (Line<T> line : run) {
+                writer.append(line.record());
             }
         }
-        return records;
+        run.clear();
+        return file;
     }
 
-    /** The records as JSON lines in the output's canonical order, whole line breaking ties. */
-    static <T extends SpecificRecordBase> List<Line<T>> canonical(
-            ReplayOutput<T> output, List<T> records) {
-        List<Line<T>> lines = new ArrayList<>(records.size());
-        for (T r : records) {
-            lines.add(new Line<>(r, AvroJson.toJsonLine(r)));
-        }
-        Comparator<Line<T>> byRecord = Comparator.comparing(Line::record, output.order());
-        lines.sort(byRecord.thenComparing(Line::json));
-        return lines;
-    }
-
-    /**
-     * Writes the lines ({@code \n}-terminated, UTF-8) to {@code dir/fileName}, replacing it
-     * atomically.
-     */
-    static Path writeAtomically(Path dir, String fileName, List<? extends Line<?>> lines)
+    /** A k-way merge of sorted run files: each file is read once, one block at a time. */
+    private static <T extends SpecificRecordBase> void merge(
+            ReplayOutput<T> output, List<Path> runs, Comparator<Line<T>> order, LineSink<T> sink)
             throws IOException {
-        return AtomicFiles.write(
-                dir.resolve(fileName),
-                out -> {
-                    for (Line<?> line : lines) {
-                        out.write(line.json());
-                        out.write('\n');
-                    }
-                });
+        PriorityQueue<RunCursor<T>> heads =
+                new PriorityQueue<>(runs.size(), Comparator.comparing(c -> c.head, order));
+        List<RunCursor<T>> open = new ArrayList<>(runs.size());
+        try {
+            for (Path run : runs) {
+                RunCursor<T> cursor = new RunCursor<>(reader(output, run));
+                open.add(cursor);
+                if (cursor.advance()) {
+                    heads.add(cursor);
+                }
+            }
+            while (!heads.isEmpty()) {
+                RunCursor<T> first = heads.poll();
+                sink.accept(first.head.record(), first.head.json());
+                if (first.advance()) {
+                    heads.add(first);
+                }
+            }
+        } finally {
+            for (RunCursor<T> cursor : open) {
+                cursor.close();
+            }
+        }
+    }
+
+    /** A sorted run file being merged, with its next line. */
+    private static final class RunCursor<T extends SpecificRecordBase> implements Closeable {
+        private final DataFileReader<T> reader;
+        private Line<T> head;
+
+        RunCursor(DataFileReader<T> reader) {
+            this.reader = reader;
+        }
+
+        /** Reads the next line into {@link #head}; false at the end of the run. */
+        boolean advance() {
+            if (!reader.hasNext()) {
+                head = null;
+                return false;
+            }
+            T record = reader.next();
+            head = new Line<>(record);
+            return true;
+        }
+
+        @Override
+        public void close() throws IOException {
+            reader.close();
+        }
     }
 }

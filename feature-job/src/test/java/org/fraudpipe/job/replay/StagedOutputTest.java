@@ -14,7 +14,10 @@ import java.util.List;
 import java.util.Random;
 import java.util.stream.Stream;
 import org.apache.avro.file.DataFileWriter;
+import org.apache.avro.specific.SpecificData;
 import org.apache.avro.specific.SpecificDatumWriter;
+import org.apache.avro.specific.SpecificRecordBase;
+import org.fraudpipe.job.io.AtomicFiles;
 import org.fraudpipe.schemas.avro.FeatureRecord;
 import org.fraudpipe.schemas.avro.LateReason;
 import org.fraudpipe.schemas.avro.LateRecord;
@@ -33,12 +36,24 @@ class StagedOutputTest {
         return r;
     }
 
-    private static List<String> jsonOf(List<StagedOutput.Line<FeatureRecord>> lines) {
-        return lines.stream().map(StagedOutput.Line::json).toList();
+    /** Stages {@code records} as one part file in a fresh staging directory and sorts them. */
+    private <T extends SpecificRecordBase> List<String> canonical(
+            ReplayOutput<T> output, List<T> records, int runLines) throws IOException {
+        Path staging = Files.createTempDirectory(tmp, "staging");
+        Path dir = Files.createDirectories(ReplaySinks.stagingDir(staging, output));
+        writePart(dir.resolve("part-a-0-0.avro"), output, records);
+        return sorted(output, staging, runLines);
+    }
+
+    private static <T extends SpecificRecordBase> List<String> sorted(
+            ReplayOutput<T> output, Path staging, int runLines) throws IOException {
+        List<String> lines = new ArrayList<>();
+        StagedOutput.sort(output, staging, runLines, (record, json) -> lines.add(json));
+        return lines;
     }
 
     @Test
-    void featuresAreOrderedByUserWindowStartAndRevisionWhateverTheInputOrder() {
+    void featuresAreOrderedByUserWindowStartAndRevisionWhateverTheInputOrder() throws Exception {
         List<FeatureRecord> records =
                 new ArrayList<>(
                         List.of(
@@ -48,11 +63,10 @@ class StagedOutputTest {
                                 pane("u-1", 0, 0),
                                 // by time, not by text: "...00.500Z" sorts before "...00Z"
                                 pane("u-1", 500, 0)));
-        List<String> expected =
-                jsonOf(StagedOutput.canonical(ReplayOutput.FEATURES, List.copyOf(records)));
+        List<String> expected = canonical(ReplayOutput.FEATURES, records, StagedOutput.RUN_LINES);
 
         Collections.shuffle(records, new Random(3));
-        List<String> shuffled = jsonOf(StagedOutput.canonical(ReplayOutput.FEATURES, records));
+        List<String> shuffled = canonical(ReplayOutput.FEATURES, records, StagedOutput.RUN_LINES);
 
         assertThat(shuffled).isEqualTo(expected);
         assertThat(expected)
@@ -65,21 +79,49 @@ class StagedOutputTest {
     }
 
     @Test
-    void recordsEqualInTheSortKeyAreOrderedByTheirWholeLine() {
+    void recordsEqualInTheSortKeyAreOrderedByTheirWholeLine() throws Exception {
         LateRecord a = late(1_000);
         LateRecord b = late(1_000);
         b.setLateByMillis(5); // same key (transaction, reason, detectedAt), other content
 
-        List<String> ab =
-                StagedOutput.canonical(ReplayOutput.LATE, List.of(a, b)).stream()
-                        .map(StagedOutput.Line::json)
-                        .toList();
-        List<String> ba =
-                StagedOutput.canonical(ReplayOutput.LATE, List.of(b, a)).stream()
-                        .map(StagedOutput.Line::json)
-                        .toList();
+        List<String> ab = canonical(ReplayOutput.LATE, List.of(a, b), StagedOutput.RUN_LINES);
+        List<String> ba = canonical(ReplayOutput.LATE, List.of(b, a), StagedOutput.RUN_LINES);
 
         assertThat(ab).isEqualTo(ba);
+        // and across spilled runs, where each line is in a run of its own
+        assertThat(canonical(ReplayOutput.LATE, List.of(b, a), 1)).isEqualTo(ab);
+    }
+
+    @Test
+    void runsSpilledToDiskMergeToTheSameLinesAsOneSortInMemory() throws Exception {
+        Random random = new Random(11);
+        List<FeatureRecord> panes = new ArrayList<>();
+        for (int i = 0; i < 500; i++) {
+            FeatureRecord p =
+                    pane(
+                            "u-" + random.nextInt(40),
+                            random.nextInt(20) * 600_000L,
+                            random.nextInt(3));
+            p.setTxCount(random.nextInt(4)); // some equal keys with other content
+            panes.add(p);
+        }
+        Path staging = Files.createTempDirectory(tmp, "staging");
+        Path dir = Files.createDirectories(ReplaySinks.stagingDir(staging, ReplayOutput.FEATURES));
+        writePart(dir.resolve("part-a-0-0.avro"), ReplayOutput.FEATURES, panes.subList(0, 120));
+        writePart(dir.resolve("part-b-1-0.avro"), ReplayOutput.FEATURES, panes.subList(120, 121));
+        writePart(dir.resolve("part-c-2-0.avro"), ReplayOutput.FEATURES, panes.subList(121, 500));
+
+        List<String> inMemory = sorted(ReplayOutput.FEATURES, staging, StagedOutput.RUN_LINES);
+        List<String> spilled = sorted(ReplayOutput.FEATURES, staging, 7); // 72 runs
+
+        assertThat(spilled).hasSize(500).isEqualTo(inMemory);
+        List<String> expected = new ArrayList<>(panes.stream().map(AvroJson::toJsonLine).toList());
+        assertThat(inMemory).containsExactlyInAnyOrderElementsOf(expected);
+        try (Stream<Path> left = Files.list(staging)) {
+            assertThat(left)
+                    .as("spilled runs removed")
+                    .containsExactly(staging.resolve("features"));
+        }
     }
 
     private static LateRecord late(long detectedAt) {
@@ -95,22 +137,33 @@ class StagedOutputTest {
     }
 
     @Test
-    void readsEveryCommittedPartFileAndWritesTheFinalFileAtomically() throws Exception {
+    void readsEveryCommittedPartFileAndReplacesTheFinalFileOnlyAtTheCommit() throws Exception {
         Path dir = ReplaySinks.stagingDir(tmp, ReplayOutput.FEATURES);
         Files.createDirectories(dir);
-        writePart(dir.resolve("part-a-0-0.avro"), pane("u-2", 0, 0));
-        writePart(dir.resolve("part-b-1-0.avro"), pane("u-1", 0, 0), pane("u-1", 0, 1));
-
-        List<FeatureRecord> read = StagedOutput.read(ReplayOutput.FEATURES, tmp);
+        writePart(
+                dir.resolve("part-a-0-0.avro"), ReplayOutput.FEATURES, List.of(pane("u-2", 0, 0)));
+        writePart(
+                dir.resolve("part-b-1-0.avro"),
+                ReplayOutput.FEATURES,
+                List.of(pane("u-1", 0, 0), pane("u-1", 0, 1)));
         Path out = Files.createDirectories(tmp.resolve("out"));
-        Files.writeString(out.resolve("features.jsonl"), "old content\n");
-        Path file =
-                StagedOutput.writeAtomically(
-                        out,
-                        ReplayOutput.FEATURES.fileName(),
-                        StagedOutput.canonical(ReplayOutput.FEATURES, read));
+        Path target = out.resolve("features.jsonl");
+        Files.writeString(target, "old content\n");
+        List<Integer> revisionsSeen = new ArrayList<>();
 
-        assertThat(file).isEqualTo(out.resolve("features.jsonl"));
+        Path file;
+        try (AtomicFiles.Pending pending =
+                StagedOutput.prepareCanonical(
+                        ReplayOutput.FEATURES,
+                        tmp,
+                        out,
+                        (record, json) -> revisionsSeen.add(record.getRevision()))) {
+            assertThat(Files.readString(target)).isEqualTo("old content\n");
+            file = pending.commit();
+        }
+
+        assertThat(file).isEqualTo(target);
+        assertThat(revisionsSeen).containsExactly(0, 1, 0);
         assertThat(Files.readString(file, StandardCharsets.UTF_8))
                 .isEqualTo(
                         AvroJson.toJsonLine(pane("u-1", 0, 0))
@@ -125,8 +178,27 @@ class StagedOutputTest {
     }
 
     @Test
+    void aPreparedFileThatIsNotCommittedLeavesTheOldFileAndNoTemporaryFile() throws Exception {
+        Path dir = Files.createDirectories(ReplaySinks.stagingDir(tmp, ReplayOutput.FEATURES));
+        writePart(
+                dir.resolve("part-a-0-0.avro"), ReplayOutput.FEATURES, List.of(pane("u-1", 0, 0)));
+        Path out = Files.createDirectories(tmp.resolve("out"));
+        Files.writeString(out.resolve("features.jsonl"), "old content\n");
+
+        try (AtomicFiles.Pending pending =
+                StagedOutput.prepareCanonical(ReplayOutput.FEATURES, tmp, out, (r, json) -> {})) {
+            assertThat(pending).isNotNull(); // a later check failed: no commit
+        }
+
+        try (Stream<Path> files = Files.list(out)) {
+            assertThat(files).containsExactly(out.resolve("features.jsonl"));
+        }
+        assertThat(Files.readString(out.resolve("features.jsonl"))).isEqualTo("old content\n");
+    }
+
+    @Test
     void aMissingStagingDirectoryIsAnEmptyOutput() throws Exception {
-        assertThat(StagedOutput.read(ReplayOutput.DEAD_LETTERS, tmp)).isEmpty();
+        assertThat(sorted(ReplayOutput.DEAD_LETTERS, tmp, StagedOutput.RUN_LINES)).isEmpty();
     }
 
     @Test
@@ -134,16 +206,16 @@ class StagedOutputTest {
         Path dir = Files.createDirectories(ReplaySinks.stagingDir(tmp, ReplayOutput.LATE));
         Files.writeString(dir.resolve(".part-x-0-0.avro.inprogress.1234"), "");
 
-        assertThatThrownBy(() -> StagedOutput.read(ReplayOutput.LATE, tmp))
+        assertThatThrownBy(() -> sorted(ReplayOutput.LATE, tmp, StagedOutput.RUN_LINES))
                 .isInstanceOf(IOException.class)
                 .hasMessageContaining("did not complete its late output");
     }
 
-    private static void writePart(Path file, FeatureRecord... records) throws IOException {
-        try (DataFileWriter<FeatureRecord> w =
-                new DataFileWriter<>(new SpecificDatumWriter<>(FeatureRecord.class))) {
-            w.create(FeatureRecord.getClassSchema(), file.toFile());
-            for (FeatureRecord r : records) {
+    private static <T extends SpecificRecordBase> void writePart(
+            Path file, ReplayOutput<T> output, List<T> records) throws IOException {
+        try (DataFileWriter<T> w = new DataFileWriter<>(new SpecificDatumWriter<>(output.type()))) {
+            w.create(SpecificData.get().getSchema(output.type()), file.toFile());
+            for (T r : records) {
                 w.append(r);
             }
         }
