@@ -128,13 +128,16 @@ public final class Replay {
             progress.stage("starting a local Flink cluster");
             JobExecutionResult result =
                     env.execute(JOB_NAME + " of " + config.input().getFileName());
-            progress.stage("writing the output files");
-            return writeOutputs(config, staging.dir(), result, began);
+            return writeOutputs(config, staging.dir(), result, began, progress);
         }
     }
 
     private static ReplaySummary writeOutputs(
-            ReplayConfig config, Path staging, JobExecutionResult result, long began)
+            ReplayConfig config,
+            Path staging,
+            JobExecutionResult result,
+            long began,
+            ProgressLine progress)
             throws IOException {
         Path out = config.output();
         Tally tally = new Tally();
@@ -142,25 +145,35 @@ public final class Replay {
         try {
             pending.add(
                     StagedOutput.prepareCanonical(
-                            ReplayOutput.FEATURES, staging, out, (f, json) -> tally.pane(f)));
+                            ReplayOutput.FEATURES,
+                            staging,
+                            out,
+                            (f, json) -> tally.pane(f),
+                            progress));
             pending.add(
                     StagedOutput.prepareCanonical(
-                            ReplayOutput.SCORES, staging, out, (s, json) -> tally.score(s)));
+                            ReplayOutput.SCORES,
+                            staging,
+                            out,
+                            (s, json) -> tally.score(s),
+                            progress));
             pending.add(
                     StagedOutput.prepareCanonical(
-                            ReplayOutput.LATE, staging, out, (l, json) -> tally.late(l)));
+                            ReplayOutput.LATE, staging, out, (l, json) -> tally.late(l), progress));
             pending.add(
                     StagedOutput.prepareCanonical(
                             ReplayOutput.DEAD_LETTERS,
                             staging,
                             out,
-                            (d, json) -> tally.deadLetters++));
+                            (d, json) -> tally.deadLetters++,
+                            progress));
             pending.add(
                     StagedOutput.prepareCanonical(
                             ReplayOutput.TRANSACTION_SCORES,
                             staging,
                             out,
-                            (t, json) -> tally.transactionScore(t)));
+                            (t, json) -> tally.transactionScore(t),
+                            progress));
             long in = counter(result, IngestRouter.RECORDS_IN);
             long valid = counter(result, IngestRouter.RECORDS_VALID);
             tally.check(result, valid);

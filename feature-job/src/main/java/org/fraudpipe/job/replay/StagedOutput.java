@@ -8,6 +8,7 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.PriorityQueue;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.stream.Stream;
 import org.apache.avro.file.DataFileReader;
 import org.apache.avro.file.DataFileWriter;
@@ -15,6 +16,7 @@ import org.apache.avro.specific.SpecificData;
 import org.apache.avro.specific.SpecificDatumReader;
 import org.apache.avro.specific.SpecificDatumWriter;
 import org.apache.avro.specific.SpecificRecordBase;
+import org.fraudpipe.job.cli.ProgressLine;
 import org.fraudpipe.job.io.AtomicFiles;
 
 /**
@@ -76,7 +78,11 @@ final class StagedOutput {
      * caller commits the file when every output has been checked.
      */
     static <T extends SpecificRecordBase> AtomicFiles.Pending prepareCanonical(
-            ReplayOutput<T> output, Path staging, Path outDir, LineSink<T> observer)
+            ReplayOutput<T> output,
+            Path staging,
+            Path outDir,
+            LineSink<T> observer,
+            ProgressLine progress)
             throws IOException {
         return AtomicFiles.prepare(
                 outDir.resolve(output.fileName()),
@@ -89,28 +95,43 @@ final class StagedOutput {
                                     observer.accept(record, json);
                                     out.write(json);
                                     out.write('\n');
-                                }));
+                                },
+                                progress));
     }
 
     /**
      * Hands every record the sinks committed for {@code output} under {@code staging} to {@code
      * sink} in canonical order (the output's order, then the whole line), sorting at most {@code
-     * runLines} in memory at a time.
+     * runLines} in memory at a time; the records read, then the lines written, are shown on {@code
+     * progress}.
      *
      * @throws IOException if a part file was left unfinished (the job did not complete)
      */
     static <T extends SpecificRecordBase> void sort(
-            ReplayOutput<T> output, Path staging, int runLines, LineSink<T> sink)
+            ReplayOutput<T> output,
+            Path staging,
+            int runLines,
+            LineSink<T> sink,
+            ProgressLine progress)
             throws IOException {
         Comparator<Line<T>> order = lineOrder(output);
         Path spill = staging.resolve(".sort-" + output.name());
         List<Path> runs = new ArrayList<>();
         List<Line<T>> run = new ArrayList<>();
+        AtomicLong read = new AtomicLong();
+        AtomicLong written = new AtomicLong();
+        LineSink<T> counted =
+                (record, json) -> {
+                    sink.accept(record, json);
+                    written.incrementAndGet();
+                };
+        progress.stage("sorting " + output.fileName(), read::get, () -> ProgressLine.UNKNOWN);
         try {
             for (Path part : parts(output, staging)) {
                 try (DataFileReader<T> reader = reader(output, part)) {
                     while (reader.hasNext()) {
                         T record = reader.next();
+                        read.incrementAndGet();
                         run.add(new Line<>(record));
                         if (run.size() == runLines) {
                             runs.add(spill(output, run, order, spill, runs.size()));
@@ -120,15 +141,20 @@ final class StagedOutput {
             }
             if (runs.isEmpty()) {
                 run.sort(order);
+                progress.stage("writing " + output.fileName(), written::get, read::get);
                 for (Line<T> line : run) {
-                    sink.accept(line.record(), line.json());
+                    counted.accept(line.record(), line.json());
                 }
                 return;
             }
             if (!run.isEmpty()) {
                 runs.add(spill(output, run, order, spill, runs.size()));
             }
-            merge(output, runs, order, sink);
+            progress.stage(
+                    "writing " + output.fileName() + " (merging " + runs.size() + " sorted runs)",
+                    written::get,
+                    read::get);
+            merge(output, runs, order, counted);
         } finally {
             for (Path file : runs) {
                 Files.deleteIfExists(file);

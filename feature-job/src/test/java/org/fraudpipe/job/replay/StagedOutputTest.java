@@ -17,6 +17,7 @@ import org.apache.avro.file.DataFileWriter;
 import org.apache.avro.specific.SpecificData;
 import org.apache.avro.specific.SpecificDatumWriter;
 import org.apache.avro.specific.SpecificRecordBase;
+import org.fraudpipe.job.cli.ProgressLine;
 import org.fraudpipe.job.io.AtomicFiles;
 import org.fraudpipe.schemas.avro.FeatureRecord;
 import org.fraudpipe.schemas.avro.LateReason;
@@ -48,7 +49,8 @@ class StagedOutputTest {
     private static <T extends SpecificRecordBase> List<String> sorted(
             ReplayOutput<T> output, Path staging, int runLines) throws IOException {
         List<String> lines = new ArrayList<>();
-        StagedOutput.sort(output, staging, runLines, (record, json) -> lines.add(json));
+        StagedOutput.sort(
+                output, staging, runLines, (record, json) -> lines.add(json), ProgressLine.off());
         return lines;
     }
 
@@ -157,7 +159,8 @@ class StagedOutputTest {
                         ReplayOutput.FEATURES,
                         tmp,
                         out,
-                        (record, json) -> revisionsSeen.add(record.getRevision()))) {
+                        (record, json) -> revisionsSeen.add(record.getRevision()),
+                        ProgressLine.off())) {
             assertThat(Files.readString(target)).isEqualTo("old content\n");
             file = pending.commit();
         }
@@ -186,7 +189,8 @@ class StagedOutputTest {
         Files.writeString(out.resolve("features.jsonl"), "old content\n");
 
         try (AtomicFiles.Pending pending =
-                StagedOutput.prepareCanonical(ReplayOutput.FEATURES, tmp, out, (r, json) -> {})) {
+                StagedOutput.prepareCanonical(
+                        ReplayOutput.FEATURES, tmp, out, (r, json) -> {}, ProgressLine.off())) {
             assertThat(pending).isNotNull(); // a later check failed: no commit
         }
 
