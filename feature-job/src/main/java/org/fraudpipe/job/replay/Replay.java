@@ -213,7 +213,6 @@ public final class Replay {
         long deadLetters;
         long quarantined;
         long tooLate;
-        long transactionScores;
         long transactionIds;
         long historyIncomplete;
         final Map<Decision, Long> decisions = new EnumMap<>(Decision.class);
@@ -241,7 +240,6 @@ public final class Replay {
 
         /** Relies on the canonical order: a transaction's answers are adjacent (by id first). */
         void transactionScore(TransactionScore t) {
-            transactionScores++;
             if (!t.getTransactionId().equals(lastTransactionId)) {
                 transactionIds++;
                 lastTransactionId = t.getTransactionId();
@@ -252,13 +250,17 @@ public final class Replay {
             }
         }
 
+        private static long total(Map<Decision, Long> counts) {
+            return counts.values().stream().mapToLong(Long::longValue).sum();
+        }
+
         /** The files against the router's counters: a record lost on the way fails the replay. */
         void check(JobExecutionResult result, long valid) {
             requireSame(
                     "dead letters",
                     counter(result, IngestRouter.RECORDS_DEAD_LETTERED),
                     deadLetters);
-            long scores = decisions.values().stream().mapToLong(Long::longValue).sum();
+            long scores = total(decisions);
             if (scores != panes) {
                 throw new IllegalStateException(
                         panes + " panes but " + scores + " scores: every pane is scored");
@@ -269,6 +271,7 @@ public final class Replay {
                     quarantined);
             // Every valid, not future-dated record gets one answer (a retry too). A replay starts
             // without state, so the router's valid records are exactly those.
+            long transactionScores = total(transactionDecisions);
             if (transactionScores != valid) {
                 throw new IllegalStateException(
                         valid

@@ -35,8 +35,8 @@ final class StagedOutput {
     static final String PART_SUFFIX = ".avro";
 
     /**
-     * Lines sorted in memory at a time: a run holds each record and its JSON line, about 2 KB for a
-     * feature pane, so a run stays within a few hundred MB of heap.
+     * Lines sorted in memory at a time: a run holds the records (about 1 KB for a feature pane on
+     * the heap; their JSON is made only to break ties), so a run stays within a few hundred MB.
      */
     static final int RUN_LINES = 100_000;
 
