@@ -16,6 +16,7 @@ import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.fraudpipe.job.archive.ArchivePolicy;
 import org.fraudpipe.job.features.WindowAssignment;
+import org.fraudpipe.job.position.ReadPositions;
 import org.fraudpipe.job.scoring.PaneScorer;
 import org.fraudpipe.job.transaction.TransactionScorer;
 import org.fraudpipe.job.window.FeatureWindowSpec;
@@ -209,6 +210,7 @@ public final class ParityPipeline {
      * @param scorerFactory the serving per-transaction model, or null not to re-score
      * @param thresholds its decision thresholds (with a model), else null
      * @param labelsGiven whether {@code in.labels()} carries the run's labels
+     * @param positions where the job's readers stood ({@link ReadPositions#NONE}: unknown)
      */
     public static DataStream<byte[]> buildTransactions(
             StreamExecutionEnvironment env,
@@ -219,7 +221,8 @@ public final class ParityPipeline {
             Duration trailing,
             TransactionScorer.Factory scorerFactory,
             DecisionThresholds thresholds,
-            boolean labelsGiven) {
+            boolean labelsGiven,
+            ReadPositions positions) {
         if (env.getConfiguration().get(ExecutionOptions.RUNTIME_MODE)
                 != RuntimeExecutionMode.BATCH) {
             throw new IllegalStateException(
@@ -241,7 +244,8 @@ public final class ParityPipeline {
                                         to,
                                         scorerFactory,
                                         thresholds,
-                                        labelsGiven)));
+                                        labelsGiven,
+                                        positions)));
     }
 
     /**

@@ -156,7 +156,8 @@ public record ParityRun(
                             transactions.trailing(),
                             transactions.scorer(),
                             transactions.scorer() == null ? null : transactions.thresholds(),
-                            transactions.labels() != null);
+                            transactions.labels() != null,
+                            transactions.positions());
             merged = new TransactionReportBuilder(transactions.labels() != null);
             outputs = outputs.union(ParityOutput.tag(partials, false));
         }

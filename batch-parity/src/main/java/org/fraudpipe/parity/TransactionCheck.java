@@ -1,6 +1,7 @@
 package org.fraudpipe.parity;
 
 import java.time.Duration;
+import org.fraudpipe.job.position.ReadPositions;
 import org.fraudpipe.job.transaction.OnnxTransactionScorer;
 import org.fraudpipe.parity.input.StreamInput;
 import org.fraudpipe.scoring.DecisionThresholds;
@@ -18,6 +19,8 @@ import org.fraudpipe.scoring.DecisionThresholds;
  * @param labels a labels file ({@code --labels}), or null
  * @param scorer the serving per-transaction model to re-score ideal features with, or null
  * @param thresholds its decision thresholds (with a scorer)
+ * @param positions where the job's readers stood when the archive was last committed ({@link
+ *     ReadPositions#NONE} when the archive records none: replay files, older archives)
  */
 public record TransactionCheck(
         String notChecked,
@@ -26,11 +29,12 @@ public record TransactionCheck(
         StreamInput history,
         String labels,
         OnnxTransactionScorer.Factory scorer,
-        DecisionThresholds thresholds) {
+        DecisionThresholds thresholds,
+        ReadPositions positions) {
 
     /** A run that does not check scores at arrival, saying why. */
     public static TransactionCheck off(String reason) {
-        return new TransactionCheck(reason, null, null, null, null, null, null);
+        return new TransactionCheck(reason, null, null, null, null, null, null, ReadPositions.NONE);
     }
 
     public boolean checked() {

@@ -3,8 +3,11 @@ package org.fraudpipe.sim;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Properties;
+import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import org.apache.kafka.clients.producer.Producer;
@@ -93,6 +96,8 @@ public final class TransactionPublisher implements AutoCloseable {
      * @param acknowledged records the broker acknowledged
      * @param failed records the producer reported as failed
      * @param firstError the first failure, or {@code null}
+     * @param endOffsets per partition, the offset after the last record the broker acknowledged:
+     *     what a reader of the topic must have read to have read everything published
      */
     public record Result(
             long sent,
@@ -100,7 +105,8 @@ public final class TransactionPublisher implements AutoCloseable {
             long raw,
             long acknowledged,
             long failed,
-            Exception firstError) {}
+            Exception firstError,
+            Map<Integer, Long> endOffsets) {}
 
     private final Producer<byte[], byte[]> producer;
     private final String topic;
@@ -114,6 +120,7 @@ public final class TransactionPublisher implements AutoCloseable {
     private final AtomicLong acknowledged = new AtomicLong();
     private final AtomicLong failed = new AtomicLong();
     private final AtomicReference<Exception> firstError = new AtomicReference<>();
+    private final Map<Integer, Long> endOffsets = new ConcurrentHashMap<>();
     private boolean started;
     private long originNanos;
     private long originArrivalMillis;
@@ -207,6 +214,7 @@ public final class TransactionPublisher implements AutoCloseable {
                 (metadata, error) -> {
                     if (error == null) {
                         acknowledged.incrementAndGet();
+                        endOffsets.merge(metadata.partition(), metadata.offset() + 1, Math::max);
                     } else {
                         failed.incrementAndGet();
                         firstError.compareAndSet(null, error);
@@ -236,7 +244,13 @@ public final class TransactionPublisher implements AutoCloseable {
     public Result finish() {
         producer.flush();
         return new Result(
-                sent, serialized, raw, acknowledged.get(), failed.get(), firstError.get());
+                sent,
+                serialized,
+                raw,
+                acknowledged.get(),
+                failed.get(),
+                firstError.get(),
+                new TreeMap<>(endOffsets));
     }
 
     /** Flushes and closes the producer (waiting up to 30 s) and the serializer. */

@@ -15,6 +15,7 @@ import org.fraudpipe.job.cli.DurationConverter;
 import org.fraudpipe.job.cli.ProgressLine;
 import org.fraudpipe.job.config.JobOption;
 import org.fraudpipe.job.features.WindowAssignment;
+import org.fraudpipe.job.position.ReadPositions;
 import org.fraudpipe.job.scoring.OnnxPaneScorer;
 import org.fraudpipe.job.transaction.OnnxTransactionScorer;
 import org.fraudpipe.parity.ParityPeriod;
@@ -24,6 +25,7 @@ import org.fraudpipe.parity.input.InputResolver;
 import org.fraudpipe.parity.input.KafkaServed;
 import org.fraudpipe.parity.input.ParityInputException;
 import org.fraudpipe.parity.input.PolicyResolver;
+import org.fraudpipe.parity.input.ReadPositionsReader;
 import org.fraudpipe.parity.input.StreamInput;
 import org.fraudpipe.parity.report.ParityReport;
 import org.fraudpipe.parity.report.ParityThresholds;
@@ -628,7 +630,8 @@ public final class ParityCommand implements Callable<Integer> {
                 resolver.transactionHistory(transactionsPath, trailing),
                 labels,
                 transactionScorer,
-                thresholds);
+                thresholds,
+                archive != null ? ReadPositionsReader.read(archive) : ReadPositions.NONE);
     }
 
     private TransactionCheck checkedWithout(String reason) throws ParityInputException {

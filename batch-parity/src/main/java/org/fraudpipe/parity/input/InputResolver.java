@@ -72,6 +72,9 @@ public final class InputResolver {
         }
         Map<ArchiveStream, StreamInput> out = new EnumMap<>(ArchiveStream.class);
         for (ArchiveStream s : ArchiveStream.values()) {
+            if (s == ArchiveStream.READ_POSITIONS) {
+                continue; // not an input of the BATCH job: ReadPositionsReader, on the client
+            }
             Path dir = new Path(rootPath, s.directory());
             boolean required = s == ArchiveStream.TRANSACTIONS || s == ArchiveStream.FEATURES;
             if (!exists(dir)) {
@@ -143,6 +146,7 @@ public final class InputResolver {
             case LATE -> "late";
             case DEAD_LETTERS -> "dead-letters";
             case TRANSACTION_SCORES -> "transaction-scores";
+            case READ_POSITIONS -> "archive";
         };
     }
 
@@ -205,6 +209,9 @@ public final class InputResolver {
                     ArchivePartition.covering(from, readEnd(period, windows, arrivalHorizon));
             case LATE, TRANSACTION_SCORES -> ArchivePartition.covering(from, dataEnd);
             case FEATURES, SCORES -> ArchivePartition.covering(from, to);
+            case READ_POSITIONS ->
+                    throw new IllegalArgumentException(
+                            "read positions are read whole, by ReadPositionsReader");
             case DEAD_LETTERS ->
                     ArchivePartition.covering(
                             Instant.ofEpochMilli(from).minus(DEAD_LETTER_EARLY).toEpochMilli(),

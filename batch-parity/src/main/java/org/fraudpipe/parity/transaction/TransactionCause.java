@@ -43,6 +43,20 @@ public enum TransactionCause {
      */
     ARRIVAL_ORDER_UNKNOWN(false),
     /**
+     * Scored, but the archive cannot hold the arrival yet: the window path's reader, which feeds
+     * the archive of received transactions, had not reached its offset when the archive was last
+     * committed (the score's {@code sourceOffset} is at or after that reader's recorded position).
+     * Two readers of one topic stand at two positions; a drain ends both where they stand. A score
+     * whose arrival the reader had passed and that the archive still lacks stays EXTRA_SCORE.
+     */
+    NOT_YET_ARCHIVED(true),
+    /**
+     * Archived, but not scored yet: the per-transaction path's reader had not reached the arrival's
+     * offset (at or after that reader's recorded position). An arrival it had passed without a
+     * score stays MISSING_SCORE.
+     */
+    NOT_YET_SCORED(true),
+    /**
      * Records of the trailing window (event time in {@code (t - T, t]}) arrived after the scored
      * transaction: the answer could not count them. Named, with how late they were.
      */

@@ -17,6 +17,7 @@ import java.util.TreeSet;
 import org.fraudpipe.job.archive.ArchivePolicy;
 import org.fraudpipe.job.features.TrailingFeatures;
 import org.fraudpipe.job.ingest.RecordIngestor;
+import org.fraudpipe.job.position.ReadPositions;
 import org.fraudpipe.parity.Evidence;
 import org.fraudpipe.schemas.avro.ArchivedTransaction;
 import org.fraudpipe.schemas.avro.DeadLetter;
@@ -47,7 +48,11 @@ import org.fraudpipe.schemas.avro.TransactionScore;
  * <ol>
  *   <li>Answers: none for an answerable id is MISSING_SCORE; a score without an answerable copy is
  *       EXTRA_SCORE (fewer or more answers than arrivals too); two answers with other values are
- *       RETRY_CONFLICT.
+ *       RETRY_CONFLICT. Where the archive records its readers' positions, an answer whose arrival
+ *       the window path's reader had not reached (its offset at or after that reader's position) is
+ *       NOT_YET_ARCHIVED rather than extra, and an arrival the per-transaction path's reader had
+ *       not reached is NOT_YET_SCORED rather than missing: both are the two readers standing at two
+ *       positions of one topic, not a loss.
  *   <li>As of arrival: R = {@link TrailingFeatures} over the answerable copies of W received before
  *       x. For a score with {@code historyComplete=false} the job's state had evicted the entries
  *       whose event time + T + allowed lateness was at most its watermark W(x); W(x) is unknown but
@@ -79,6 +84,7 @@ public final class TransactionJudge {
     private final long futureToleranceMillis;
     private final long fromMillis;
     private final long toMillis;
+    private final ReadPositions positions;
 
     /**
      * What was judged of one user.
@@ -116,6 +122,20 @@ public final class TransactionJudge {
      */
     public TransactionJudge(
             ArchivePolicy policy, Duration trailing, long fromMillis, long toMillis) {
+        this(policy, trailing, fromMillis, toMillis, ReadPositions.NONE);
+    }
+
+    /**
+     * As {@link #TransactionJudge(ArchivePolicy, Duration, long, long)}, knowing where the job's
+     * readers stood when the archive was last committed.
+     */
+    public TransactionJudge(
+            ArchivePolicy policy,
+            Duration trailing,
+            long fromMillis,
+            long toMillis,
+            ReadPositions positions) {
+        this.positions = Objects.requireNonNull(positions, "positions");
         this.trailing = Objects.requireNonNull(trailing, "trailing");
         this.trailingMillis = trailing.toMillis();
         this.allowedLatenessMillis = policy.allowedLateness().toMillis();
@@ -323,6 +343,14 @@ public final class TransactionJudge {
         List<Copy> answerable = new ArrayList<>();
         idCopies.stream().filter(Copy::answerable).forEach(answerable::add);
         Copy x = answerable.isEmpty() ? null : answerable.get(0);
+        // Answers to arrivals the archive's reader had not reached, and arrivals the decision
+        // path's reader had not reached: set aside before answers and arrivals are counted.
+        List<TransactionScore> archivedAnswers = new ArrayList<>();
+        List<TransactionScore> unarchived = new ArrayList<>();
+        for (TransactionScore s : answers) {
+            (notYetArchived(s) ? unarchived : archivedAnswers).add(s);
+        }
+        List<Copy> unscored = answerable.stream().filter(this::notYetScored).toList();
         v.arrivals = answerable.size();
         v.answers = answers.size();
         v.served = answers.isEmpty() ? null : answers.get(0);
@@ -330,7 +358,13 @@ public final class TransactionJudge {
         EnumSet<TransactionCause> causes = EnumSet.noneOf(TransactionCause.class);
         List<String> notes = new ArrayList<>();
 
-        if (x == null) {
+        if (!unarchived.isEmpty()) {
+            causes.add(TransactionCause.NOT_YET_ARCHIVED);
+            notes.add(notYetArchivedNote(unarchived));
+        }
+        if (x == null && archivedAnswers.isEmpty()) {
+            // Only answers to arrivals past the archive's reader: nothing else to judge.
+        } else if (x == null) {
             causes.add(TransactionCause.EXTRA_SCORE);
             notes.add(
                     idCopies.isEmpty()
@@ -343,22 +377,26 @@ public final class TransactionJudge {
                                             : "quarantined or dead-lettered")
                                     + ": the job answers neither");
         } else {
-            if (answers.isEmpty()) {
+            // The arrivals the decision path had reached, against the answers to arrivals the
+            // archive holds.
+            int reached = answerable.size() - unscored.size();
+            int answered = archivedAnswers.size();
+            if (!unscored.isEmpty()) {
+                causes.add(TransactionCause.NOT_YET_SCORED);
+                notes.add(notYetScoredNote(unscored));
+            }
+            if (answered == 0 && reached > 0) {
                 causes.add(TransactionCause.MISSING_SCORE);
-                notes.add("no score for its " + answerable.size() + " arrival(s)");
-            } else if (answers.size() < answerable.size()) {
+                notes.add("no score for its " + reached + " arrival(s)");
+            } else if (answered < reached) {
                 causes.add(TransactionCause.MISSING_SCORE);
-                notes.add(
-                        answerable.size()
-                                + " arrivals, "
-                                + answers.size()
-                                + " answer(s): an answer is missing");
-            } else if (answers.size() > answerable.size()) {
+                notes.add(reached + " arrivals, " + answered + " answer(s): an answer is missing");
+            } else if (answered > reached) {
                 causes.add(TransactionCause.EXTRA_SCORE);
                 notes.add(
-                        answerable.size()
+                        reached
                                 + " arrival(s), "
-                                + answers.size()
+                                + answered
                                 + " answers: more answers than arrivals");
             }
             retryConflict(answers, answerable, x, causes, notes);
@@ -390,6 +428,48 @@ public final class TransactionJudge {
         v.cause = v.causes.get(0);
         v.note = String.join("; ", notes);
         return v;
+    }
+
+    /**
+     * Whether the window path's reader (the archive's) had not reached the arrival {@code s}
+     * answered; false when unknown (a score without its position, or no position recorded there).
+     */
+    private boolean notYetArchived(TransactionScore s) {
+        return s.getSourcePartition() != null
+                && s.getSourceOffset() != null
+                && positions.notReached(
+                        ReadPositions.Reader.WINDOWS, s.getSourcePartition(), s.getSourceOffset());
+    }
+
+    /** Whether the per-transaction path's reader had not reached the archived arrival {@code c}. */
+    private boolean notYetScored(Copy c) {
+        return c.archived.getSourceTopic().equals(positions.topic())
+                && positions.notReached(
+                        ReadPositions.Reader.DECISIONS,
+                        c.archived.getSourcePartition(),
+                        c.archived.getSourceOffset());
+    }
+
+    private String notYetArchivedNote(List<TransactionScore> unarchived) {
+        TransactionScore s = unarchived.get(0);
+        return unarchived.size()
+                + " answer(s) to arrivals the archive's reader had not reached: partition "
+                + s.getSourcePartition()
+                + " offset "
+                + s.getSourceOffset()
+                + ", the window path's reader at "
+                + positions.next(ReadPositions.Reader.WINDOWS, s.getSourcePartition()).getAsLong();
+    }
+
+    private String notYetScoredNote(List<Copy> unscored) {
+        Copy c = unscored.get(0);
+        return unscored.size()
+                + " arrival(s) the decision path's reader had not reached: "
+                + c.position
+                + ", that reader at offset "
+                + positions
+                        .next(ReadPositions.Reader.DECISIONS, c.archived.getSourcePartition())
+                        .getAsLong();
     }
 
     /** RETRY_CONFLICT if the answers do not all carry the first answer's values. */

@@ -10,6 +10,7 @@ import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.streaming.api.functions.KeyedProcessFunction;
 import org.apache.flink.util.Collector;
 import org.fraudpipe.job.archive.ArchivePolicy;
+import org.fraudpipe.job.position.ReadPositions;
 import org.fraudpipe.job.scoring.BatchScorer;
 import org.fraudpipe.job.transaction.ArrivalFeatures;
 import org.fraudpipe.job.transaction.ReceivedTransaction;
@@ -44,6 +45,7 @@ public final class TransactionVerdictFunction extends KeyedProcessFunction<Long,
     private final TransactionScorer.Factory scorerFactory;
     private final DecisionThresholds thresholds;
     private final boolean labelsGiven;
+    private final ReadPositions positions;
 
     private transient ListState<Evidence> evidence;
     private transient TransactionJudge judge;
@@ -63,7 +65,9 @@ public final class TransactionVerdictFunction extends KeyedProcessFunction<Long,
             long toMillis,
             TransactionScorer.Factory scorerFactory,
             DecisionThresholds thresholds,
-            boolean labelsGiven) {
+            boolean labelsGiven,
+            ReadPositions positions) {
+        this.positions = positions;
         this.policy = policy;
         this.trailing = trailing;
         this.fromMillis = fromMillis;
@@ -81,7 +85,7 @@ public final class TransactionVerdictFunction extends KeyedProcessFunction<Long,
                                 new ListStateDescriptor<>(
                                         "transaction-evidence",
                                         TypeInformation.of(Evidence.class)));
-        judge = new TransactionJudge(policy, trailing, fromMillis, toMillis);
+        judge = new TransactionJudge(policy, trailing, fromMillis, toMillis, positions);
         scorer = scorerFactory == null ? null : scorerFactory.create();
         report = new TransactionReportBuilder(labelsGiven);
     }

@@ -10,11 +10,13 @@ import java.util.Map;
 import java.util.stream.Collectors;
 import org.fraudpipe.job.archive.ArchivePolicy;
 import org.fraudpipe.job.features.TrailingFeatures;
+import org.fraudpipe.job.position.ReadPositions;
 import org.fraudpipe.parity.Evidence;
 import org.fraudpipe.schemas.avro.ArchivedTransaction;
 import org.fraudpipe.schemas.avro.DeadLetter;
 import org.fraudpipe.schemas.avro.DeadLetterReason;
 import org.fraudpipe.schemas.avro.Decision;
+import org.fraudpipe.schemas.avro.ReadPosition;
 import org.fraudpipe.schemas.avro.Transaction;
 import org.fraudpipe.schemas.avro.TransactionFeatures;
 import org.fraudpipe.schemas.avro.TransactionScore;
@@ -238,6 +240,84 @@ class TransactionJudgeTest {
         assertThat(v.get("ghost").note).contains("no transaction ghost");
         assertThat(TransactionCause.MISSING_SCORE.isExplained()).isFalse();
         assertThat(TransactionCause.EXTRA_SCORE.isExplained()).isFalse();
+    }
+
+    /** Where the job's readers stood, on partition 0 of "transactions". */
+    private static ReadPositions positions(long windowsNext, long decisionsNext) {
+        return ReadPositions.of(
+                List.of(
+                        position(ReadPositions.Reader.WINDOWS, windowsNext),
+                        position(ReadPositions.Reader.DECISIONS, decisionsNext)));
+    }
+
+    private static ReadPosition position(ReadPositions.Reader reader, long next) {
+        return ReadPosition.newBuilder()
+                .setReader(reader.id())
+                .setSourceTopic("transactions")
+                .setSourcePartition(0)
+                .setNextOffset(next)
+                .setRecordedAt(T0)
+                .build();
+    }
+
+    /** {@code s} answering the arrival at {@code offset} of partition 0. */
+    private static TransactionScore at(TransactionScore s, long offset) {
+        s.setSourcePartition(0);
+        s.setSourceOffset(offset);
+        return s;
+    }
+
+    private Map<String, TransactionVerdict> judge(ReadPositions positions) {
+        return new TransactionJudge(POLICY, T, Long.MIN_VALUE, Long.MAX_VALUE, positions)
+                .judge("u1", evidence).verdicts().stream()
+                        .collect(Collectors.toMap(v -> v.transactionId, v -> v));
+    }
+
+    @Test
+    void anAnswerToAnArrivalTheArchivesReaderHadNotReachedIsNotYetArchivedOneItPassedIsExtra() {
+        arrive(a, 1); // offset 1
+        arrive(b, 61); // offset 2
+        served(at(answer(a, List.of(), true, 1), 1));
+        served(at(answer(b, List.of(a), true, 61), 2));
+        // Read by the decision path only: at offsets 3 and 5, the archive's reader stood at 3.
+        served(at(answer(c, List.of(a, b), true, 121), 3));
+        served(at(answer(tx("later", 130, 1, "d1"), List.of(a, b, c), true, 130), 5));
+        // An answer to offset 2, which the archive's reader had passed: the archive lost it.
+        served(at(answer(tx("ghost", 100, 1, "d1"), List.of(a), true, 100), 2));
+
+        Map<String, TransactionVerdict> v = judge(positions(3, 6));
+
+        assertThat(v.get("a").cause).isEqualTo(TransactionCause.MATCH);
+        assertThat(v.get("b").cause).isEqualTo(TransactionCause.MATCH);
+        assertThat(v.get("c").cause).isEqualTo(TransactionCause.NOT_YET_ARCHIVED);
+        assertThat(v.get("c").note).contains("offset 3").contains("reader at 3");
+        assertThat(v.get("later").cause).isEqualTo(TransactionCause.NOT_YET_ARCHIVED);
+        assertThat(v.get("ghost").cause).isEqualTo(TransactionCause.EXTRA_SCORE);
+        assertThat(TransactionCause.NOT_YET_ARCHIVED.isExplained()).isTrue();
+        // Without positions the same answers are alarms.
+        assertThat(judge(ReadPositions.NONE).get("c").cause)
+                .isEqualTo(TransactionCause.EXTRA_SCORE);
+    }
+
+    @Test
+    void anArrivalTheDecisionPathsReaderHadNotReachedIsNotYetScoredOneItPassedIsMissing() {
+        arrive(a, 1); // offset 1
+        arrive(b, 61); // offset 2: read by the decision path, never answered
+        arrive(c, 121); // offset 3: the decision path's reader stood at 3
+        arrive(a, 125); // offset 4: a retry of a, not reached either
+        served(at(answer(a, List.of(), true, 1), 1));
+
+        Map<String, TransactionVerdict> v = judge(positions(5, 3));
+
+        assertThat(v.get("b").cause).isEqualTo(TransactionCause.MISSING_SCORE);
+        assertThat(v.get("c").cause).isEqualTo(TransactionCause.NOT_YET_SCORED);
+        assertThat(v.get("c").served).isNull();
+        assertThat(v.get("c").note).contains("transactions-0@3").contains("offset 3");
+        // a was answered once; its retry had not been read: no answer is missing.
+        assertThat(v.get("a").causes).containsExactly(TransactionCause.NOT_YET_SCORED);
+        assertThat(TransactionCause.NOT_YET_SCORED.isExplained()).isTrue();
+        assertThat(judge(ReadPositions.NONE).get("c").cause)
+                .isEqualTo(TransactionCause.MISSING_SCORE);
     }
 
     @Test

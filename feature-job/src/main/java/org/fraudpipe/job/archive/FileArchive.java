@@ -23,6 +23,7 @@ import org.fraudpipe.schemas.avro.ArchivedTransaction;
 import org.fraudpipe.schemas.avro.DeadLetter;
 import org.fraudpipe.schemas.avro.FeatureRecord;
 import org.fraudpipe.schemas.avro.LateRecord;
+import org.fraudpipe.schemas.avro.ReadPosition;
 import org.fraudpipe.schemas.avro.ScoreRecord;
 import org.fraudpipe.schemas.avro.TransactionScore;
 import org.slf4j.Logger;
@@ -147,6 +148,16 @@ public final class FileArchive implements Archive {
         attach(transactionScores, ArchiveStream.TRANSACTION_SCORES, TransactionScore.class);
     }
 
+    @Override
+    public void readPositions(DataStream<ReadPosition> positions) {
+        // A few records per partition and checkpoint: one writer, one small file per checkpoint.
+        positions
+                .sinkTo(sink(root, ArchiveStream.READ_POSITIONS, ReadPosition.class))
+                .uid(uid(ArchiveStream.READ_POSITIONS))
+                .name(name(ArchiveStream.READ_POSITIONS))
+                .setParallelism(1);
+    }
+
     private <T extends SpecificRecordBase> void attach(
             DataStream<T> records, ArchiveStream stream, Class<T> type) {
         records.sinkTo(sink(root, stream, type)).uid(uid(stream)).name(name(stream));
@@ -193,6 +204,7 @@ public final class FileArchive implements Archive {
             case LATE -> Uids.ARCHIVE_LATE_SINK;
             case DEAD_LETTERS -> Uids.ARCHIVE_DEAD_LETTERS_SINK;
             case TRANSACTION_SCORES -> Uids.ARCHIVE_TRANSACTION_SCORES_SINK;
+            case READ_POSITIONS -> Uids.ARCHIVE_READ_POSITIONS_SINK;
         };
     }
 
@@ -205,6 +217,7 @@ public final class FileArchive implements Archive {
             case LATE -> OperatorNames.ARCHIVE_LATE_SINK;
             case DEAD_LETTERS -> OperatorNames.ARCHIVE_DEAD_LETTERS_SINK;
             case TRANSACTION_SCORES -> OperatorNames.ARCHIVE_TRANSACTION_SCORES_SINK;
+            case READ_POSITIONS -> OperatorNames.ARCHIVE_READ_POSITIONS_SINK;
         };
     }
 

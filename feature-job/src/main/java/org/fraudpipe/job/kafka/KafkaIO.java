@@ -16,6 +16,7 @@ import org.fraudpipe.job.config.JobConfig;
 import org.fraudpipe.job.ingest.IngestWatermarks;
 import org.fraudpipe.job.ingest.RecordIngestor;
 import org.fraudpipe.job.ingest.SourcePosition;
+import org.fraudpipe.job.position.ReadPositions;
 import org.fraudpipe.job.topology.OperatorNames;
 import org.fraudpipe.job.topology.OutputSinks;
 import org.fraudpipe.job.topology.TransactionSource;
@@ -70,7 +71,7 @@ public final class KafkaIO {
             KafkaRecordDeserializationSchema<org.fraudpipe.job.ingest.IngestedRecord>
                     deserializer) {
         KafkaSource<org.fraudpipe.job.ingest.IngestedRecord> windows =
-                kafkaSource(config, deserializer, true);
+                kafkaSource(config, deserializer, ReadPositions.Reader.WINDOWS);
         boolean own = config.transactionSource() == JobConfig.TransactionSourceMode.OWN;
         return new TransactionSource() {
             @Override
@@ -91,7 +92,10 @@ public final class KafkaIO {
                     return null;
                 }
                 return env.fromSource(
-                                kafkaSource(config, deserializer(config), false),
+                                kafkaSource(
+                                        config,
+                                        deserializer(config),
+                                        ReadPositions.Reader.DECISIONS),
                                 IngestWatermarks.streaming(
                                         config.outOfOrderness(), config.idleness()),
                                 OperatorNames.KAFKA_SOURCE_TRANSACTIONS)
@@ -100,10 +104,16 @@ public final class KafkaIO {
         };
     }
 
+    /**
+     * The source of one reader. Its consumers' client ids are {@code <group-id>-<reader>-<subtask>}
+     * ({@link #clientIdPrefix}), so that the broker's request logs and quotas, and a client
+     * interceptor, tell the two readers apart; only the window path's reader commits offsets.
+     */
     private static KafkaSource<org.fraudpipe.job.ingest.IngestedRecord> kafkaSource(
             JobConfig config,
             KafkaRecordDeserializationSchema<org.fraudpipe.job.ingest.IngestedRecord> deserializer,
-            boolean commitOffsets) {
+            ReadPositions.Reader reader) {
+        boolean commitOffsets = reader == ReadPositions.Reader.WINDOWS;
         return KafkaSource.<org.fraudpipe.job.ingest.IngestedRecord>builder()
                 // The client file's settings (security) first: the job's own win.
                 .setProperties(config.kafkaClient().kafkaProperties(config.bootstrapServers()))
@@ -112,9 +122,15 @@ public final class KafkaIO {
                 .setGroupId(config.groupId())
                 .setStartingOffsets(startingOffsets(config.startingOffsets()))
                 .setDeserializer(deserializer)
+                .setClientIdPrefix(clientIdPrefix(config, reader))
                 .setProperty(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed")
                 .setProperty("commit.offsets.on.checkpoint", Boolean.toString(commitOffsets))
                 .build();
+    }
+
+    /** The client-id prefix of {@code reader}'s Kafka consumers: {@code <group-id>-<reader>}. */
+    public static String clientIdPrefix(JobConfig config, ReadPositions.Reader reader) {
+        return config.groupId() + "-" + reader.id();
     }
 
     /**

@@ -2,6 +2,7 @@ package org.fraudpipe.job.topology;
 
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.fraudpipe.schemas.avro.ArchivedTransaction;
+import org.fraudpipe.schemas.avro.ReadPosition;
 
 /**
  * Where the job archives what it received and what it served, for the batch parity check and
@@ -22,4 +23,11 @@ public interface Archive extends OutputSinks {
      * and when it arrived. Dead letters are not in it: they are archived by {@link #deadLetters}.
      */
     void transactions(DataStream<ArchivedTransaction> received);
+
+    /**
+     * Where each reader of the transactions topic stood, at every checkpoint and at the end of
+     * input ({@link org.fraudpipe.job.position.ReadPositionsOperator}): how the parity check tells
+     * a record one path had not read yet from one it lost.
+     */
+    void readPositions(DataStream<ReadPosition> positions);
 }

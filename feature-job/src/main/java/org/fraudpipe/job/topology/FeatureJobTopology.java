@@ -8,6 +8,8 @@ import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.fraudpipe.job.archive.ReceivedTransactions;
 import org.fraudpipe.job.ingest.IngestRouter;
 import org.fraudpipe.job.ingest.IngestedRecord;
+import org.fraudpipe.job.position.ReadPositions;
+import org.fraudpipe.job.position.ReadPositionsOperator;
 import org.fraudpipe.job.scoring.BatchScoringOperator;
 import org.fraudpipe.job.scoring.PaneScorer;
 import org.fraudpipe.job.transaction.TransactionScorer;
@@ -19,6 +21,7 @@ import org.fraudpipe.schemas.avro.ArchivedTransaction;
 import org.fraudpipe.schemas.avro.DeadLetter;
 import org.fraudpipe.schemas.avro.FeatureRecord;
 import org.fraudpipe.schemas.avro.LateRecord;
+import org.fraudpipe.schemas.avro.ReadPosition;
 import org.fraudpipe.schemas.avro.ScoreRecord;
 import org.fraudpipe.schemas.avro.Transaction;
 import org.fraudpipe.schemas.avro.TransactionScore;
@@ -42,7 +45,12 @@ import org.fraudpipe.schemas.avro.TransactionScore;
  *
  *   source -> received transactions (valid, quarantined included) -> archive: transactions
  *   features, scores, late, dead letters, transaction scores --------> archive: the same streams
+ *   each path's reader -> read position (windows | decisions) -------> archive: read positions
  * </pre>
+ *
+ * <p>Read positions ({@link ReadPositionsOperator}) are tracked on both readers whether or not the
+ * job archives: a client that drains the job waits on them ({@link
+ * org.fraudpipe.job.position.DrainGate}).
  *
  * <p>The ingest router runs at its source's parallelism (a forward, chained edge), so it sees every
  * source subtask's records and watermarks in their order. A replay relies on that: source and
@@ -70,6 +78,7 @@ public final class FeatureJobTopology {
      *     not archive
      * @param transactionScores every valid transaction's score at arrival, or null when the
      *     topology does not score transactions
+     * @param readPositions where each path's reader stood, at every checkpoint and at the end
      */
     public record Streams(
             DataStream<FeatureRecord> features,
@@ -77,7 +86,8 @@ public final class FeatureJobTopology {
             DataStream<LateRecord> late,
             DataStream<DeadLetter> deadLetters,
             DataStream<ArchivedTransaction> received,
-            DataStream<TransactionScore> transactionScores) {}
+            DataStream<TransactionScore> transactionScores,
+            DataStream<ReadPosition> readPositions) {}
 
     /**
      * The scoring stage: the model (validated on the client before the job is built) and how panes
@@ -158,6 +168,7 @@ public final class FeatureJobTopology {
         attach(streams, sinks);
         if (archive != null) {
             archive.transactions(streams.received());
+            archive.readPositions(streams.readPositions());
             attach(streams, archive);
         }
         return streams;
@@ -235,25 +246,33 @@ public final class FeatureJobTopology {
                                 .name(OperatorNames.ARCHIVE_RECEIVED)
                                 .setParallelism(ingested.getParallelism())
                         : null;
-        DataStream<TransactionScore> transactionScores =
-                scoring == null || scoring.transactions() == null
-                        ? null
-                        : TransactionScoring.apply(
-                                forTransactions(env, source, ingested),
-                                new TransactionScoring.Spec(
-                                        scoring.transactions().scorer(),
-                                        scoring.transactions().trailingWindow(),
-                                        spec.allowedLateness(),
-                                        scoring.transactions().maxBatchSize(),
-                                        scoring.transactions().maxDelay(),
-                                        spec.processingTime(),
-                                        scoring.transactions().bufferTimeout()));
+        DataStream<ReadPosition> readPositions =
+                ReadPositionsOperator.track(ingested, ReadPositions.Reader.WINDOWS);
+        DataStream<TransactionScore> transactionScores = null;
+        if (scoring != null && scoring.transactions() != null) {
+            DataStream<IngestedRecord> decisions = forTransactions(env, source, ingested);
+            readPositions =
+                    readPositions.union(
+                            ReadPositionsOperator.track(decisions, ReadPositions.Reader.DECISIONS));
+            transactionScores =
+                    TransactionScoring.apply(
+                            decisions,
+                            new TransactionScoring.Spec(
+                                    scoring.transactions().scorer(),
+                                    scoring.transactions().trailingWindow(),
+                                    spec.allowedLateness(),
+                                    scoring.transactions().maxBatchSize(),
+                                    scoring.transactions().maxDelay(),
+                                    spec.processingTime(),
+                                    scoring.transactions().bufferTimeout()));
+        }
         return new Streams(
                 features,
                 scores,
                 late,
                 valid.getSideOutput(IngestRouter.DEAD_LETTERS),
                 received,
-                transactionScores);
+                transactionScores,
+                readPositions);
     }
 }

@@ -33,6 +33,9 @@ public final class OperatorNames {
     public static final String REPLAY_TRANSACTION_SCORES_SINK =
             "Transaction scores to replay files";
     public static final String ARCHIVE_TRANSACTION_SCORES_SINK = "Transaction scores to archive";
+    public static final String READ_POSITIONS_WINDOWS = "Read position (windows)";
+    public static final String READ_POSITIONS_DECISIONS = "Read position (decisions)";
+    public static final String ARCHIVE_READ_POSITIONS_SINK = "Read positions to archive";
 
     private OperatorNames() {}
 }

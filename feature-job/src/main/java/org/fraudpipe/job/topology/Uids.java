@@ -99,5 +99,16 @@ public final class Uids {
     public static final String ARCHIVE_LATE_SINK = "archive-late-sink";
     public static final String ARCHIVE_DEAD_LETTERS_SINK = "archive-dead-letters-sink";
 
+    /**
+     * Where the window path's reader stands ({@code ReadPositionsOperator}): its positions per
+     * partition in union list state.
+     */
+    public static final String READ_POSITIONS_WINDOWS = "read-positions-windows";
+
+    /** Where the per-transaction path's reader stands, likewise. */
+    public static final String READ_POSITIONS_DECISIONS = "read-positions-decisions";
+
+    public static final String ARCHIVE_READ_POSITIONS_SINK = "archive-read-positions-sink";
+
     private Uids() {}
 }

@@ -33,6 +33,11 @@ public final class ArrivalFeatures {
     /** Whether this arrival is a retry of an id answered before (its original's features). */
     public boolean retry;
 
+    /** Where this arrival was read (a retry's own position): partition and offset. */
+    public int sourcePartition;
+
+    public long sourceOffset;
+
     public ArrivalFeatures() {}
 
     ArrivalFeatures(
@@ -40,12 +45,16 @@ public final class ArrivalFeatures {
             long recordTimestamp,
             long arrivalRecordTimestamp,
             long receivedAt,
-            boolean retry) {
+            boolean retry,
+            int sourcePartition,
+            long sourceOffset) {
         this.features = features;
         this.recordTimestamp = recordTimestamp;
         this.arrivalRecordTimestamp = arrivalRecordTimestamp;
         this.receivedAt = receivedAt;
         this.retry = retry;
+        this.sourcePartition = sourcePartition;
+        this.sourceOffset = sourceOffset;
     }
 
     @Override

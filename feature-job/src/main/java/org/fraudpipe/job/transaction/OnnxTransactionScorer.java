@@ -68,6 +68,8 @@ public final class OnnxTransactionScorer implements TransactionScorer {
                                     a.recordTimestamp == ReceivedTransaction.NO_TIMESTAMP
                                             ? null
                                             : Instant.ofEpochMilli(a.recordTimestamp))
+                            .setSourcePartition(a.sourcePartition)
+                            .setSourceOffset(a.sourceOffset)
                             .setScoredAt(
                                     Instant.ofEpochMilli(
                                             scoredAt == BatchScoringOperator.SCORED_AT_EMITTED_AT

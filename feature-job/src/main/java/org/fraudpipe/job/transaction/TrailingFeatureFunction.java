@@ -175,7 +175,9 @@ public final class TrailingFeatureFunction
                             original.recordTimestamp(),
                             arrivalTimestamp,
                             record.receivedAt,
-                            true));
+                            true,
+                            record.sourcePartition,
+                            record.sourceOffset));
             return;
         }
 
@@ -219,7 +221,9 @@ public final class TrailingFeatureFunction
                         arrivalTimestamp,
                         arrivalTimestamp,
                         record.receivedAt,
-                        false));
+                        false,
+                        record.sourcePartition,
+                        record.sourceOffset));
     }
 
     @Override

@@ -43,7 +43,8 @@ class FileArchiveTest {
                         "scores",
                         "late",
                         "dead-letters",
-                        "transaction-scores");
+                        "transaction-scores",
+                        "read-positions");
     }
 
     @Test

@@ -16,6 +16,7 @@ import java.time.LocalDate;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.EnumSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -39,6 +40,8 @@ import org.apache.flink.core.execution.SavepointFormatType;
 import org.fraudpipe.job.KafkaFeatureJob;
 import org.fraudpipe.job.config.Durations;
 import org.fraudpipe.job.config.JobConfig;
+import org.fraudpipe.job.position.DrainGate;
+import org.fraudpipe.job.position.ReadPositions;
 import org.fraudpipe.local.BrokerRuntime;
 import org.fraudpipe.local.LocalKafka;
 import org.fraudpipe.local.LocalSecurity;
@@ -83,6 +86,10 @@ final class Demo {
 
     private static final Duration JOB_START_TIMEOUT = Duration.ofMinutes(2);
     private static final Duration STOP_TIMEOUT = Duration.ofMinutes(5);
+
+    /** How long the readers may take to read what was published before the drain. */
+    private static final Duration READERS_TIMEOUT = Duration.ofMinutes(2);
+
     private static final Duration CANCEL_TIMEOUT = Duration.ofSeconds(30);
     private static final Duration DEFAULT_WATERMARK_INTERVAL =
             PipelineOptions.AUTO_WATERMARK_INTERVAL.defaultValue();
@@ -274,6 +281,7 @@ final class Demo {
             return keepRunning(client, rest, k);
         }
 
+        awaitReaders(client, traffic);
         say(
                 "Stopping the job with a savepoint and draining: the watermark jumps to the end of"
                         + " time, every open window fires its final result, the Kafka sinks and"
@@ -447,6 +455,41 @@ final class Demo {
                 Thread.currentThread().interrupt();
                 throw new DemoFailure("interrupted", e);
             }
+        }
+    }
+
+    /**
+     * Before the drain: waits until both readers of the transactions topic (the window path's and
+     * the per-transaction path's) have read everything Kafka acknowledged. A drain ends each
+     * reader's stream where it stands, so a reader still behind (a window-close burst holds the
+     * window path's source back) would leave records that the other path served out of its outputs
+     * and the archive. If they do not catch up in time, says who is behind and drains anyway: the
+     * parity check then names those records (NOT_YET_ARCHIVED, NOT_YET_SCORED).
+     */
+    private void awaitReaders(JobClient client, DemoTraffic traffic) throws DemoFailure {
+        TransactionPublisher.Result r = traffic.result();
+        if (r == null) {
+            return;
+        }
+        try {
+            Duration waited =
+                    DrainGate.await(
+                            DrainGate.positionsOf(client),
+                            r.endOffsets(),
+                            EnumSet.allOf(ReadPositions.Reader.class),
+                            READERS_TIMEOUT);
+            say(
+                    String.format(
+                            Locale.ROOT,
+                            "  both readers (windows, decisions) have read every record published,"
+                                    + " up to offsets %s; waited %s",
+                            r.endOffsets(),
+                            Progress.human(waited.toMillis())));
+        } catch (DrainGate.NotCaughtUp e) {
+            say("  WARNING: " + e.getMessage());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new DemoFailure("interrupted while waiting for the readers", e);
         }
     }
 

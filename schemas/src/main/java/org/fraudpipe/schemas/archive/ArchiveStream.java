@@ -7,6 +7,7 @@ import org.fraudpipe.schemas.avro.ArchivedTransaction;
 import org.fraudpipe.schemas.avro.DeadLetter;
 import org.fraudpipe.schemas.avro.FeatureRecord;
 import org.fraudpipe.schemas.avro.LateRecord;
+import org.fraudpipe.schemas.avro.ReadPosition;
 import org.fraudpipe.schemas.avro.ScoreRecord;
 import org.fraudpipe.schemas.avro.TransactionScore;
 
@@ -20,7 +21,8 @@ import org.fraudpipe.schemas.avro.TransactionScore;
  * partitioned by event time (a transaction's {@code eventTime}, a window's {@code windowStart}, a
  * per-transaction score's transaction's {@code eventTime}), so everything about one window lies in
  * the partition of its start; dead letters have no trustworthy event time and are partitioned by
- * arrival (the Kafka record timestamp, else detection time).
+ * arrival (the Kafka record timestamp, else detection time); read positions by the time they were
+ * recorded.
  *
  * <p>Part files become visible only when committed (the streaming job's file sink commits on
  * checkpoint completion): readers only read files whose name does not start with {@code .} or
@@ -53,7 +55,17 @@ public enum ArchiveStream {
     TRANSACTION_SCORES(
             "transaction-scores",
             TransactionScore.class,
-            r -> ((TransactionScore) r).getEventTime().toEpochMilli());
+            r -> ((TransactionScore) r).getEventTime().toEpochMilli()),
+    /**
+     * Where each of the job's readers of the transactions topic stood, recorded at every checkpoint
+     * and at the end of input, by the time it was recorded. Not an input of the BATCH check: the
+     * parity client reads it whole (a few records per partition and checkpoint) to tell a record
+     * that a reader had not reached yet from one it lost.
+     */
+    READ_POSITIONS(
+            "read-positions",
+            ReadPosition.class,
+            r -> ((ReadPosition) r).getRecordedAt().toEpochMilli());
 
     private final String directory;
     private final Class<? extends SpecificRecord> recordClass;
