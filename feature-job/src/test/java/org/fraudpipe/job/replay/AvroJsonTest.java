@@ -35,6 +35,7 @@ import org.fraudpipe.schemas.avro.Decision;
 import org.fraudpipe.schemas.avro.FeatureRecord;
 import org.fraudpipe.schemas.avro.LateReason;
 import org.fraudpipe.schemas.avro.LateRecord;
+import org.fraudpipe.schemas.avro.ReadPosition;
 import org.fraudpipe.schemas.avro.ScoreRecord;
 import org.fraudpipe.schemas.avro.Timing;
 import org.fraudpipe.schemas.avro.Transaction;
@@ -238,7 +239,8 @@ class AvroJsonTest {
                     WindowKey.class,
                     ArchivedTransaction.class,
                     TransactionFeatures.class,
-                    TransactionScore.class);
+                    TransactionScore.class,
+                    ReadPosition.class);
 
     private static final long SEED = 20_261_128L;
     private static final int RECORDS_PER_TYPE = 400;
