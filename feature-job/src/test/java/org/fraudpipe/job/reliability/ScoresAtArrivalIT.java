@@ -150,11 +150,17 @@ class ScoresAtArrivalIT {
         return out;
     }
 
-    /** The values a score must never change: everything but the arrival and processing times. */
+    /**
+     * The values a score must never change: everything but the arrival (its Kafka timestamp and
+     * position) and processing time.
+     */
     private static TransactionScore values(TransactionScore s) {
         return TransactionScore.newBuilder(s)
                 .setRecordTimestamp(null)
                 .setScoredAt(Instant.EPOCH)
+                // where the arrival answered was read: a retry's own, not the id's value
+                .setSourcePartition(null)
+                .setSourceOffset(null)
                 .build();
     }
 
