@@ -121,6 +121,9 @@ class DemoIT {
         assertThat(Long.parseLong(tx.group(2))).as("every score timed").isEqualTo(txScores);
 
         assertThat(demo.output())
+                // the drain waited for both readers of the topic (issue #28)
+                .contains("both readers (windows, decisions) have read every record published")
+                .doesNotContain("had not read everything published")
                 .contains("parity PASS")
                 .contains("parity exit code 0 (within thresholds)")
                 .contains("report: " + run.resolve("parity").resolve("report.html"));
@@ -215,6 +218,7 @@ class DemoIT {
         assertThat(demo.output())
                 .contains("secured: SASL_SSL")
                 .contains("feature-job.properties")
+                .contains("both readers (windows, decisions) have read every record published")
                 .contains("parity PASS")
                 .contains("Nothing left running");
         Matcher fin = demo.match(FINAL);
