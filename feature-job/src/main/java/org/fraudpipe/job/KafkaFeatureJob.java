@@ -38,6 +38,19 @@ public final class KafkaFeatureJob {
 
     public static final String JOB_NAME = "fraudpipe feature job";
 
+    /**
+     * The job's name for the paths it runs: {@value #JOB_NAME}, or with {@code (windows)} or {@code
+     * (decisions)} when it runs one path, so that the two jobs of a split deployment are told apart
+     * in the web UI, {@code flink list} and the logs.
+     */
+    public static String jobName(JobConfig.Paths paths) {
+        return switch (paths) {
+            case BOTH -> JOB_NAME;
+            case WINDOWS -> JOB_NAME + " (windows)";
+            case DECISIONS -> JOB_NAME + " (decisions)";
+        };
+    }
+
     private final StreamExecutionEnvironment env;
     private final JobConfig config;
     private final ModelMetadata model;
@@ -105,11 +118,13 @@ public final class KafkaFeatureJob {
         StartupChecks.verify(config);
         FeatureJobTopology.build(
                 env,
-                KafkaIO.source(config),
-                new FeatureWindowSpec(config.windowSize(), config.allowedLateness()),
-                scoring(config, scorer, transactionScorer),
-                KafkaIO.sinks(config),
-                archive.orElse(null));
+                new FeatureJobTopology.Plan(
+                        config.paths(),
+                        KafkaIO.source(config),
+                        new FeatureWindowSpec(config.windowSize(), config.allowedLateness()),
+                        scoring(config, scorer, transactionScorer),
+                        KafkaIO.sinks(config),
+                        archive.orElse(null)));
         return new KafkaFeatureJob(env, config, model, transactionModel, archive);
     }
 
@@ -141,12 +156,12 @@ public final class KafkaFeatureJob {
 
     /** Runs the job and waits for its end (on a cluster: until it is stopped or cancelled). */
     public JobExecutionResult execute() throws Exception {
-        return env.execute(JOB_NAME);
+        return env.execute(jobName(config.paths()));
     }
 
     /** Submits the job and returns at once; the client controls it (stop, cancel, counters). */
     public JobClient executeAsync() throws Exception {
-        return env.executeAsync(JOB_NAME);
+        return env.executeAsync(jobName(config.paths()));
     }
 
     public ModelMetadata model() {
@@ -170,7 +185,7 @@ public final class KafkaFeatureJob {
     /** One line for the console: the job, its model, its archive and every option's value. */
     public String describe() {
         return "Starting "
-                + JOB_NAME
+                + jobName(config.paths())
                 + " with model "
                 + model.name()
                 + " "

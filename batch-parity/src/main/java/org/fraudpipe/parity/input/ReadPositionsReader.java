@@ -5,7 +5,6 @@ import java.io.InputStream;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
-import java.util.Optional;
 import org.apache.avro.file.DataFileStream;
 import org.apache.avro.specific.SpecificDatumReader;
 import org.apache.flink.core.fs.FileStatus;
@@ -16,13 +15,19 @@ import org.fraudpipe.schemas.archive.ArchiveStream;
 import org.fraudpipe.schemas.avro.ReadPosition;
 
 /**
- * Reads where the job's readers stood from an archive's {@code read-positions/}, on the client: the
- * newest hour partition only. The job records every partition of both readers at every checkpoint,
- * so the newest committed files hold the latest position of each; older hours add nothing
- * (positions only grow). An archive without the directory (written before positions were recorded,
- * or by hand) gives {@link ReadPositions#NONE}: nothing is then excused as not yet read.
+ * Reads where the job's readers stood from an archive's {@code read-positions/}, on the client,
+ * newest hour partition first: each job records every partition of its readers at every checkpoint,
+ * so the newest hour that holds a reader's records holds its latest position (older ones add
+ * nothing: positions only grow). Hours are read until both readers were found or {@value
+ * #MAX_HOURS} hours back: a split deployment's two jobs checkpoint at their own intervals, so the
+ * newest hour may hold only one of them. An archive without the directory (written before positions
+ * were recorded, or by hand) gives {@link ReadPositions#NONE}: nothing is then excused as not yet
+ * read.
  */
 public final class ReadPositionsReader {
+
+    /** How far back to look for a reader that recorded nothing in the newer hours. */
+    static final int MAX_HOURS = 48;
 
     private ReadPositionsReader() {}
 
@@ -38,23 +43,19 @@ public final class ReadPositionsReader {
             if (!fs.exists(dir)) {
                 return ReadPositions.NONE;
             }
-            Optional<Path> day = newestChild(fs, dir, "date=");
-            Optional<Path> hour =
-                    day.isEmpty() ? Optional.empty() : newestChild(fs, day.get(), "hour=");
-            if (hour.isEmpty()) {
-                return ReadPositions.NONE;
-            }
             List<ReadPosition> recorded = new ArrayList<>();
-            for (FileStatus f : list(fs, hour.get())) {
-                String name = f.getPath().getName();
-                if (f.isDir() || name.startsWith(".") || name.startsWith("_")) {
-                    continue; // in progress or pending: not committed
-                }
-                try (InputStream in = fs.open(f.getPath());
-                        DataFileStream<ReadPosition> records =
-                                new DataFileStream<>(
-                                        in, new SpecificDatumReader<>(ReadPosition.class))) {
-                    records.forEach(recorded::add);
+            java.util.Set<String> readers = new java.util.HashSet<>();
+            int hours = 0;
+            for (Path day : newestFirst(fs, dir, "date=")) {
+                for (Path hour : newestFirst(fs, day, "hour=")) {
+                    if (hours++ == MAX_HOURS
+                            || readers.size() == ReadPositions.Reader.values().length) {
+                        return ReadPositions.of(recorded);
+                    }
+                    for (ReadPosition p : readHour(fs, hour)) {
+                        recorded.add(p);
+                        readers.add(p.getReader());
+                    }
                 }
             }
             return ReadPositions.of(recorded);
@@ -66,13 +67,31 @@ public final class ReadPositionsReader {
         }
     }
 
-    private static Optional<Path> newestChild(FileSystem fs, Path dir, String prefix)
+    private static List<ReadPosition> readHour(FileSystem fs, Path hour) throws IOException {
+        List<ReadPosition> recorded = new ArrayList<>();
+        for (FileStatus f : list(fs, hour)) {
+            String name = f.getPath().getName();
+            if (f.isDir() || name.startsWith(".") || name.startsWith("_")) {
+                continue; // in progress or pending: not committed
+            }
+            try (InputStream in = fs.open(f.getPath());
+                    DataFileStream<ReadPosition> records =
+                            new DataFileStream<>(
+                                    in, new SpecificDatumReader<>(ReadPosition.class))) {
+                records.forEach(recorded::add);
+            }
+        }
+        return recorded;
+    }
+
+    private static List<Path> newestFirst(FileSystem fs, Path dir, String prefix)
             throws IOException {
         return list(fs, dir).stream()
                 .filter(FileStatus::isDir)
                 .map(FileStatus::getPath)
                 .filter(p -> p.getName().startsWith(prefix))
-                .max(Comparator.comparing(Path::getName));
+                .sorted(Comparator.comparing(Path::getName).reversed())
+                .toList();
     }
 
     private static List<FileStatus> list(FileSystem fs, Path dir) throws IOException {

@@ -47,6 +47,26 @@ public final class JobConfig {
         SHARED
     }
 
+    /** Which of the two paths one job runs ({@link JobOption#PATHS}). */
+    public enum Paths {
+        /** Both, in one job (one checkpoint, one state backend). */
+        BOTH,
+        /** The window path only. */
+        WINDOWS,
+        /** The per-transaction path only: the decision job. */
+        DECISIONS;
+
+        /** Whether the window path runs. */
+        public boolean windows() {
+            return this != DECISIONS;
+        }
+
+        /** Whether the per-transaction path runs. */
+        public boolean decisions() {
+            return this != WINDOWS;
+        }
+    }
+
     /**
      * What the job does when its input subject's compatibility level does not protect it ({@link
      * JobOption#SCHEMA_COMPATIBILITY_CHECK}).
@@ -191,6 +211,7 @@ public final class JobConfig {
         }
         transactionScoresDelivery();
         transactionSource();
+        paths();
         stateBackend();
         startingOffsets();
         checkpointDir();
@@ -333,6 +354,11 @@ public final class JobConfig {
 
     public Duration transactionBufferTimeout() {
         return duration(JobOption.TRANSACTION_BUFFER_TIMEOUT);
+    }
+
+    /** Which paths this job runs. */
+    public Paths paths() {
+        return enumValue(JobOption.PATHS, Paths.class);
     }
 
     public TransactionSourceMode transactionSource() {

@@ -65,6 +65,19 @@ public enum JobOption {
             "Longest a pane waits for its batch between watermarks (late re-fires); bursts are"
                     + " flushed at the watermark, and everything before each checkpoint."),
 
+    // Which paths this job runs
+    PATHS(
+            "paths",
+            Label.PATHS,
+            "both",
+            "both: one job runs the window path and the per-transaction path (scores at arrival)."
+                    + " windows: only the window path (windows, late and dead-letter topics, the"
+                    + " archive of what it received and served). decisions: only the"
+                    + " per-transaction path (the transaction-scores topic and its archive), a"
+                    + " job of its own with its own checkpoints, state backend and resources: run"
+                    + " one job of each, with the same topics, archive and group id, to keep the"
+                    + " window path's checkpoints and bursts out of the decisions' latency."),
+
     // Scores at arrival: the per-transaction path
     TRAILING_WINDOW(
             "trailing-window",
@@ -234,6 +247,7 @@ public enum JobOption {
         DELIVERY("at-least-once|exactly-once"),
         CHECK("refuse|warn"),
         SOURCE("own|shared"),
+        PATHS("both|windows|decisions"),
         PREFIX("PREFIX");
 
         private final String text;

@@ -72,7 +72,10 @@ public final class KafkaIO {
                     deserializer) {
         KafkaSource<org.fraudpipe.job.ingest.IngestedRecord> windows =
                 kafkaSource(config, deserializer, ReadPositions.Reader.WINDOWS);
-        boolean own = config.transactionSource() == JobConfig.TransactionSourceMode.OWN;
+        // The decision job (--paths decisions) reads with the per-transaction path's own source.
+        boolean own =
+                config.transactionSource() == JobConfig.TransactionSourceMode.OWN
+                        || !config.paths().windows();
         return new TransactionSource() {
             @Override
             public DataStream<org.fraudpipe.job.ingest.IngestedRecord> create(
@@ -222,7 +225,9 @@ public final class KafkaIO {
         producer.setProperty(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, "true");
         producer.setProperty(ProducerConfig.ACKS_CONFIG, "all");
         producer.setProperty(ProducerConfig.LINGER_MS_CONFIG, "0");
-        producer.setProperty(ProducerConfig.COMPRESSION_TYPE_CONFIG, "lz4");
+        // No compression: at linger 0 a request carries one or a few scores of ~200 bytes, and an
+        // LZ4 frame per request was measured as per-request CPU on the decision path (issue #29).
+        producer.setProperty(ProducerConfig.COMPRESSION_TYPE_CONFIG, "none");
         return KafkaSink.<TransactionScore>builder()
                 .setBootstrapServers(config.bootstrapServers())
                 .setKafkaProducerConfig(producer)

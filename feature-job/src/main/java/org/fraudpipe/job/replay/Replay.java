@@ -117,14 +117,19 @@ public final class Replay {
             }
             FeatureJobTopology.build(
                     env,
-                    new ReplaySource(
-                            config.input(), config.outOfOrderness(), config.futureTolerance()),
-                    config.windows(),
-                    config.topologyScoring(),
-                    new ReplaySinks(staging.dir()),
-                    config.archive() == null
-                            ? null
-                            : FileArchive.forReplay(config.archive(), config.policy()));
+                    FeatureJobTopology.Plan.of(
+                                    new ReplaySource(
+                                            config.input(),
+                                            config.outOfOrderness(),
+                                            config.futureTolerance()),
+                                    config.windows(),
+                                    config.topologyScoring())
+                            .to(new ReplaySinks(staging.dir()))
+                            .archivedIn(
+                                    config.archive() == null
+                                            ? null
+                                            : FileArchive.forReplay(
+                                                    config.archive(), config.policy())));
             progress.stage("starting a local Flink cluster");
             JobExecutionResult result =
                     env.execute(JOB_NAME + " of " + config.input().getFileName());

@@ -6,6 +6,7 @@ import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.fraudpipe.job.archive.ReceivedTransactions;
+import org.fraudpipe.job.config.JobConfig;
 import org.fraudpipe.job.ingest.IngestRouter;
 import org.fraudpipe.job.ingest.IngestedRecord;
 import org.fraudpipe.job.position.ReadPositions;
@@ -128,68 +129,104 @@ public final class FeatureJobTopology {
         }
     }
 
-    private FeatureJobTopology() {}
-
-    /** Builds the streams from {@code source} and attaches {@code sinks}; no scoring. */
-    public static Streams build(
-            StreamExecutionEnvironment env,
-            TransactionSource source,
-            FeatureWindowSpec spec,
-            OutputSinks sinks) {
-        return build(env, source, spec, null, sinks);
-    }
-
     /**
-     * Builds the streams from {@code source}, scores the panes if {@code scoring} is not null, and
-     * attaches {@code sinks}; archives nothing.
+     * What one job runs: which paths ({@link JobConfig.Paths}), from which source, with which
+     * windows, scoring, sinks and archive. The one value {@link #build} takes.
+     *
+     * @param paths both paths, the window path only, or the per-transaction path only (the decision
+     *     job): the latter needs {@code scoring} with {@link Scoring#transactions()}
+     * @param scoring the models; null scores nothing (tests of the window path alone)
+     * @param sinks where the outputs go, or null to attach none (tests that read the streams)
+     * @param archive the archive's sinks, or null to archive nothing
      */
-    public static Streams build(
-            StreamExecutionEnvironment env,
-            TransactionSource source,
-            FeatureWindowSpec spec,
-            Scoring scoring,
-            OutputSinks sinks) {
-        return build(env, source, spec, scoring, sinks, null);
-    }
-
-    /**
-     * Builds the streams from {@code source}, scores the panes if {@code scoring} is not null,
-     * attaches {@code sinks} and, if {@code archive} is not null, the archive's sinks to the same
-     * streams and to the received transactions.
-     */
-    public static Streams build(
-            StreamExecutionEnvironment env,
+    public record Plan(
+            JobConfig.Paths paths,
             TransactionSource source,
             FeatureWindowSpec spec,
             Scoring scoring,
             OutputSinks sinks,
             Archive archive) {
-        Streams streams = build(env, source, spec, scoring, archive != null);
-        attach(streams, sinks);
+
+        public Plan {
+            java.util.Objects.requireNonNull(paths, "paths");
+            java.util.Objects.requireNonNull(source, "source");
+            java.util.Objects.requireNonNull(spec, "spec");
+            if (paths.decisions() && (scoring == null || scoring.transactions() == null)) {
+                throw new IllegalArgumentException(
+                        "the per-transaction path ("
+                                + paths
+                                + ") needs its model: Scoring with"
+                                + " PerTransaction");
+            }
+        }
+
+        /**
+         * The paths {@code scoring} asks for: both with a per-transaction model, else the windows.
+         */
+        public static Plan of(TransactionSource source, FeatureWindowSpec spec, Scoring scoring) {
+            return new Plan(
+                    scoring != null && scoring.transactions() != null
+                            ? JobConfig.Paths.BOTH
+                            : JobConfig.Paths.WINDOWS,
+                    source,
+                    spec,
+                    scoring,
+                    null,
+                    null);
+        }
+
+        /** The window path alone, unscored. */
+        public static Plan windowsOnly(TransactionSource source, FeatureWindowSpec spec) {
+            return of(source, spec, null);
+        }
+
+        /** The same plan running {@code paths}. */
+        public Plan running(JobConfig.Paths paths) {
+            return new Plan(paths, source, spec, scoring, sinks, archive);
+        }
+
+        /** The same plan writing its outputs to {@code sinks}. */
+        public Plan to(OutputSinks sinks) {
+            return new Plan(paths, source, spec, scoring, sinks, archive);
+        }
+
+        /** The same plan archiving in {@code archive} (null: nothing). */
+        public Plan archivedIn(Archive archive) {
+            return new Plan(paths, source, spec, scoring, sinks, archive);
+        }
+    }
+
+    private FeatureJobTopology() {}
+
+    /**
+     * Builds the streams {@code plan} runs and attaches its sinks and archive (the archive's to the
+     * very streams the output sinks get, and to the received transactions).
+     */
+    public static Streams build(StreamExecutionEnvironment env, Plan plan) {
+        Streams streams = streams(env, plan);
+        if (plan.sinks() != null) {
+            attach(streams, plan.sinks());
+        }
+        Archive archive = plan.archive();
         if (archive != null) {
-            archive.transactions(streams.received());
+            if (streams.received() != null) {
+                archive.transactions(streams.received());
+            }
             archive.readPositions(streams.readPositions());
             attach(streams, archive);
         }
         return streams;
     }
 
-    /** Builds the streams from {@code source}, without sinks and without archiving. */
-    public static Streams build(
-            StreamExecutionEnvironment env,
-            TransactionSource source,
-            FeatureWindowSpec spec,
-            Scoring scoring) {
-        return build(env, source, spec, scoring, false);
-    }
-
     private static void attach(Streams streams, OutputSinks sinks) {
-        sinks.features(streams.features());
+        if (streams.features() != null) {
+            sinks.features(streams.features());
+            sinks.late(streams.late());
+            sinks.deadLetters(streams.deadLetters());
+        }
         if (streams.scores() != null) {
             sinks.scores(streams.scores());
         }
-        sinks.late(streams.late());
-        sinks.deadLetters(streams.deadLetters());
         if (streams.transactionScores() != null) {
             sinks.transactionScores(streams.transactionScores());
         }
@@ -204,12 +241,15 @@ public final class FeatureJobTopology {
         return own == null ? ingested : own;
     }
 
-    private static Streams build(
-            StreamExecutionEnvironment env,
-            TransactionSource source,
-            FeatureWindowSpec spec,
-            Scoring scoring,
-            boolean archiveReceived) {
+    private static Streams streams(StreamExecutionEnvironment env, Plan plan) {
+        JobConfig.Paths paths = plan.paths();
+        Scoring scoring = plan.scoring();
+        if (!paths.windows()) {
+            return decisionsOnly(env, plan);
+        }
+        TransactionSource source = plan.source();
+        FeatureWindowSpec spec = plan.spec();
+        boolean archiveReceived = plan.archive() != null;
         DataStream<IngestedRecord> ingested = source.create(env);
         SingleOutputStreamOperator<Transaction> valid =
                 ingested.process(new IngestRouter(spec), TypeInformation.of(Transaction.class))
@@ -249,7 +289,7 @@ public final class FeatureJobTopology {
         DataStream<ReadPosition> readPositions =
                 ReadPositionsOperator.track(ingested, ReadPositions.Reader.WINDOWS);
         DataStream<TransactionScore> transactionScores = null;
-        if (scoring != null && scoring.transactions() != null) {
+        if (paths.decisions()) {
             DataStream<IngestedRecord> decisions = forTransactions(env, source, ingested);
             readPositions =
                     readPositions.union(
@@ -274,5 +314,40 @@ public final class FeatureJobTopology {
                 received,
                 transactionScores,
                 readPositions);
+    }
+
+    /**
+     * The decision job: the per-transaction path alone, on the source's reading for it (its own uid
+     * and consumers, {@link TransactionSource#createForTransactions}; the main reading if the
+     * source has no second one), with its read position.
+     */
+    private static Streams decisionsOnly(StreamExecutionEnvironment env, Plan plan) {
+        DataStream<IngestedRecord> decisions = plan.source().createForTransactions(env);
+        if (decisions == null) {
+            decisions = plan.source().create(env);
+        }
+        return new Streams(
+                null,
+                null,
+                null,
+                null,
+                null,
+                transactionScores(decisions, plan),
+                ReadPositionsOperator.track(decisions, ReadPositions.Reader.DECISIONS));
+    }
+
+    private static DataStream<TransactionScore> transactionScores(
+            DataStream<IngestedRecord> decisions, Plan plan) {
+        PerTransaction t = plan.scoring().transactions();
+        return TransactionScoring.apply(
+                decisions,
+                new TransactionScoring.Spec(
+                        t.scorer(),
+                        t.trailingWindow(),
+                        plan.spec().allowedLateness(),
+                        t.maxBatchSize(),
+                        t.maxDelay(),
+                        plan.spec().processingTime(),
+                        t.bufferTimeout()));
     }
 }

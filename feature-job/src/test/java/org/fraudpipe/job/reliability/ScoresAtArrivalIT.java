@@ -42,6 +42,7 @@ import org.fraudpipe.job.transaction.TransactionScoring;
 import org.fraudpipe.local.KafkaTestBroker;
 import org.fraudpipe.schemas.Topic;
 import org.fraudpipe.schemas.avro.DeadLetter;
+import org.fraudpipe.schemas.avro.FeatureRecord;
 import org.fraudpipe.schemas.avro.LateRecord;
 import org.fraudpipe.schemas.avro.Transaction;
 import org.fraudpipe.schemas.avro.TransactionFeatures;
@@ -84,7 +85,8 @@ class ScoresAtArrivalIT {
             new MiniClusterExtension(
                     new MiniClusterResourceConfiguration.Builder()
                             .setNumberTaskManagers(1)
-                            .setNumberSlotsPerTaskManager(2)
+                            // two jobs of parallelism 2 side by side (the split deployment)
+                            .setNumberSlotsPerTaskManager(4)
                             .setConfiguration(METRICS.clusterConfiguration())
                             .build());
 
@@ -432,6 +434,114 @@ class ScoresAtArrivalIT {
             }
         } finally {
             job.cancel();
+        }
+    }
+
+    /** The split deployment of {@code name}: the window job and the decision job, one each. */
+    private record Split(JobDeployment windows, JobDeployment decisions) {}
+
+    private Split split(String name) {
+        JobDeployment one = deployment(name, Map.of());
+        return new Split(
+                one.with("paths", "windows"),
+                one.with("paths", "decisions")
+                        .with(
+                                "transactional-id-prefix",
+                                one.config().transactionalIdPrefix() + "-decisions"));
+    }
+
+    @Test
+    @DisplayName(
+            "#29 split deployment: the decision job fails alone, the window job runs on beside it;"
+                    + " every id keeps the values of the definition, the window job never restarts")
+    void theDecisionJobFailingAloneLosesAndChangesNoScore(@InjectMiniCluster MiniCluster cluster)
+            throws Exception {
+        Split split = split("split-decision-failure");
+        KnownCountTraffic traffic = traffic(6);
+        Instant cut = traffic.windowStart(2).plus(Duration.ofMinutes(5));
+        String name = split.decisions().config().transactionalIdPrefix();
+        FailureSwitch failure = FailureSwitch.create(name);
+        RunningJob windows = new RunningJob(cluster, split.windows().start());
+        RunningJob decisions =
+                new RunningJob(
+                        cluster,
+                        split.decisions()
+                                .job()
+                                .withSinks(s -> FailBeforeTransactionScoresSink.wrap(s, name))
+                                .start());
+        JobDeployment d = split.decisions();
+        try (TransactionProducer producer = d.producer()) {
+            List<PartitionedTransaction> before = traffic.before(cut);
+            producer.sendAll(before);
+            d.awaitCommitted(
+                    Topic.TRANSACTION_SCORES, TransactionScore.class, before.size(), TIMEOUT);
+            decisions.awaitNewCheckpoint(TIMEOUT);
+
+            failure.arm();
+            producer.sendAll(traffic.from(cut));
+            failure.awaitTripped(TIMEOUT);
+            Await.until(
+                    "every transaction id answered",
+                    TIMEOUT,
+                    () ->
+                            d.committed(Topic.TRANSACTION_SCORES, TransactionScore.class).stream()
+                                            .map(TransactionScore::getTransactionId)
+                                            .distinct()
+                                            .count()
+                                    == traffic.all().size());
+            assertThat(decisions.restarts()).as("decision job restarts").isPositive();
+            assertThat(windows.restarts()).as("window job restarts").isZero();
+            assertEveryIdHasItsValues(
+                    d.committed(Topic.TRANSACTION_SCORES, TransactionScore.class),
+                    expected(traffic.all()));
+            // The window job served its panes meanwhile, untouched by the other's failure.
+            assertThat(split.windows().committed(Topic.FEATURES, FeatureRecord.class)).isNotEmpty();
+        } finally {
+            decisions.cancel();
+            windows.cancel();
+        }
+    }
+
+    @Test
+    @DisplayName(
+            "#29 split deployment: the window job fails alone; the decision job answers every id"
+                    + " once, with the values of the definition, and never restarts")
+    void theWindowJobFailingAloneLeavesEveryScoreAsItWas(@InjectMiniCluster MiniCluster cluster)
+            throws Exception {
+        Split split = split("split-window-failure");
+        KnownCountTraffic traffic = traffic(6);
+        Instant cut = traffic.windowStart(2).plus(Duration.ofMinutes(5));
+        String name = split.windows().config().groupId() + "-windows";
+        FailureSwitch failure = FailureSwitch.create(name);
+        RunningJob windows =
+                new RunningJob(
+                        cluster,
+                        split.windows()
+                                .job()
+                                .withSinks(s -> FailBeforeFeaturesSink.wrap(s, name))
+                                .start());
+        RunningJob decisions = new RunningJob(cluster, split.decisions().start());
+        JobDeployment d = split.decisions();
+        try (TransactionProducer producer = d.producer()) {
+            producer.sendAll(traffic.before(cut));
+            windows.awaitNewCheckpoint(TIMEOUT);
+            failure.arm();
+            producer.sendAll(traffic.from(cut));
+            failure.awaitTripped(TIMEOUT);
+            failure.release();
+            List<TransactionScore> written =
+                    d.awaitCommitted(
+                            Topic.TRANSACTION_SCORES,
+                            TransactionScore.class,
+                            traffic.all().size(),
+                            TIMEOUT);
+            Await.until("the window job restarted", TIMEOUT, () -> windows.restarts() > 0);
+            assertThat(decisions.restarts()).as("decision job restarts").isZero();
+            assertThat(written).hasSize(traffic.all().size());
+            assertEveryIdHasItsValues(written, expected(traffic.all()));
+        } finally {
+            decisions.cancel();
+            windows.cancel();
         }
     }
 

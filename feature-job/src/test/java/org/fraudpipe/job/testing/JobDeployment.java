@@ -192,15 +192,17 @@ public final class JobDeployment {
                     StreamExecutionEnvironment.getExecutionEnvironment(conf);
             FeatureJobTopology.build(
                     env,
-                    KafkaIO.source(config),
-                    new FeatureWindowSpec(config.windowSize(), config.allowedLateness()),
-                    new FeatureJobTopology.Scoring(
-                            OnnxPaneScorer.Factory.of(config),
-                            config.scoringBatchSize(),
-                            config.scoringMaxDelay(),
-                            ReplayConfig.perTransaction(config)),
-                    sinks.apply(KafkaIO.sinks(config)),
-                    FileArchive.forJob(config, false).orElse(null));
+                    new FeatureJobTopology.Plan(
+                            config.paths(),
+                            KafkaIO.source(config),
+                            new FeatureWindowSpec(config.windowSize(), config.allowedLateness()),
+                            new FeatureJobTopology.Scoring(
+                                    OnnxPaneScorer.Factory.of(config),
+                                    config.scoringBatchSize(),
+                                    config.scoringMaxDelay(),
+                                    ReplayConfig.perTransaction(config)),
+                            sinks.apply(KafkaIO.sinks(config)),
+                            FileArchive.forJob(config, false).orElse(null)));
             return env.executeAsync("feature-job-it-" + config.groupId());
         }
     }

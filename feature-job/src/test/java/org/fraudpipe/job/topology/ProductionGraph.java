@@ -28,13 +28,16 @@ final class ProductionGraph {
         StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(conf);
         FeatureJobTopology.build(
                 env,
-                KafkaIO.source(config),
-                new FeatureWindowSpec(config.windowSize(), config.allowedLateness()),
-                KafkaFeatureJob.scoring(
-                        config,
-                        OnnxPaneScorer.Factory.of(config),
-                        OnnxTransactionScorer.Factory.of(config)),
-                KafkaIO.sinks(config));
+                new FeatureJobTopology.Plan(
+                        config.paths(),
+                        KafkaIO.source(config),
+                        new FeatureWindowSpec(config.windowSize(), config.allowedLateness()),
+                        KafkaFeatureJob.scoring(
+                                config,
+                                OnnxPaneScorer.Factory.of(config),
+                                OnnxTransactionScorer.Factory.of(config)),
+                        KafkaIO.sinks(config),
+                        null));
         return env.getStreamGraph();
     }
 

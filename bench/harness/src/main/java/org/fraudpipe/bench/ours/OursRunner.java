@@ -41,8 +41,11 @@ import org.fraudpipe.job.window.FeatureWindowSpec;
  * native-savepoint-dir, settle (2s), timeout (30m), flink-conf ({@code key=value;...} on top of the
  * job's Flink configuration: a benchmark variant), score (true: the window path scores its panes),
  * per-transaction (false: true adds the per-transaction path, scores at arrival, as {@code ./fraud
- * job} runs it); every other option is a job option, as for {@code ./fraud job} ({@code
- * --state-backend hashmap}, {@code --topic.features NAME}, ...).
+ * job} runs it), split (false: true runs the per-transaction path as a decision job of its own
+ * beside the window job, {@code --paths decisions} and {@code --paths windows}, in this JVM), and
+ * decisions ({@code key=value;...}: the decision job's own job options, e.g. {@code
+ * state-backend=hashmap;checkpoint-interval=30s}); every other option is a job option, as for
+ * {@code ./fraud job} ({@code --state-backend hashmap}, {@code --topic.features NAME}, ...).
  *
  * <p>Live-paced runs add live-file (the probe's samples, for the harness), stop-file (the harness
  * ends the run early by creating it) and measure-file: when the harness creates it, at the first
@@ -87,10 +90,20 @@ public final class OursRunner {
         String liveFile = args.get("live-file", null);
         String stopFile = args.get("stop-file", null);
         String measureFile = args.get("measure-file", null);
-        JobConfig config = JobConfig.of(args.unread());
+        boolean split = Boolean.parseBoolean(args.get("split", "false"));
+        String decisionOptions = args.get("decisions", "");
+        Map<String, String> options = args.unread();
+        JobConfig config = JobConfig.of(split ? pathsOf(options, "windows", "") : options);
         if (perTransaction && !score) {
             throw new IllegalArgumentException("--per-transaction true needs --score true");
         }
+        if (split && !perTransaction) {
+            throw new IllegalArgumentException("--split true needs --per-transaction true");
+        }
+        // The split deployment: the decision job beside the window job, in this JVM (two local
+        // MiniClusters: two checkpoint coordinators, two state backends; one process's CPU).
+        JobConfig decisions =
+                split ? JobConfig.of(pathsOf(options, "decisions", decisionOptions)) : null;
 
         OnnxPaneScorer.Factory scorer = OnnxPaneScorer.Factory.of(config);
         scorer.check();
@@ -111,24 +124,34 @@ public final class OursRunner {
         StartupChecks.verify(config);
         FeatureJobTopology.build(
                 env,
-                KafkaIO.source(config, new ProbedDeserializer(KafkaIO.deserializer(config))),
-                new FeatureWindowSpec(config.windowSize(), config.allowedLateness()),
-                !score
-                        ? null
-                        : perTransaction
-                                ? KafkaFeatureJob.scoring(config, scorer, transactionScorer)
-                                : new FeatureJobTopology.Scoring(
-                                        scorer,
-                                        config.scoringBatchSize(),
-                                        config.scoringMaxDelay()),
-                KafkaIO.sinks(config),
-                archive.orElse(null));
+                FeatureJobTopology.Plan.of(
+                                KafkaIO.source(
+                                        config,
+                                        new ProbedDeserializer(KafkaIO.deserializer(config))),
+                                new FeatureWindowSpec(
+                                        config.windowSize(), config.allowedLateness()),
+                                !score
+                                        ? null
+                                        : perTransaction
+                                                ? KafkaFeatureJob.scoring(
+                                                        config, scorer, transactionScorer)
+                                                : new FeatureJobTopology.Scoring(
+                                                        scorer,
+                                                        config.scoringBatchSize(),
+                                                        config.scoringMaxDelay()))
+                        .running(perTransaction ? config.paths() : JobConfig.Paths.WINDOWS)
+                        .to(KafkaIO.sinks(config))
+                        .archivedIn(archive.orElse(null)));
 
         if (liveFile != null) {
             RunProbe.liveFile(Path.of(liveFile));
         }
         RunProbe.expect(expected);
-        JobClient client = env.executeAsync(KafkaFeatureJob.JOB_NAME);
+        JobClient client = env.executeAsync(KafkaFeatureJob.jobName(config.paths()));
+        JobClient decisionClient =
+                decisions == null
+                        ? client
+                        : startDecisionJob(decisions, overrides, scorer, transactionScorer);
         LatencyHistogram.Distribution atMeasureStart = null;
         long measureSnapshotWall = -1;
         Path stop = stopFile == null ? null : Path.of(stopFile);
@@ -144,7 +167,7 @@ public final class OursRunner {
                 }
             }
             if (Files.exists(Path.of(measureFile))) {
-                atMeasureStart = transactionLatency(client.getAccumulators().get());
+                atMeasureStart = transactionLatency(decisionClient.getAccumulators().get());
                 measureSnapshotWall = System.currentTimeMillis();
             }
             complete =
@@ -182,6 +205,25 @@ public final class OursRunner {
                         .get();
         Map<String, Object> accumulators =
                 client.getJobExecutionResult().get().getAllAccumulatorResults();
+        if (decisions != null) {
+            decisionClient
+                    .stopWithSavepoint(
+                            false,
+                            savepointDir.resolve("decisions").toUri().toString(),
+                            SavepointFormatType.CANONICAL)
+                    .get();
+            accumulators = decisionClient.getJobExecutionResult().get().getAllAccumulatorResults();
+            result.put("split", true);
+            result.put(
+                    "decisionJob",
+                    Map.of(
+                            "stateBackend",
+                            decisions.stateBackend().name().toLowerCase(java.util.Locale.ROOT),
+                            "checkpointIntervalMillis",
+                            decisions.checkpointInterval().toMillis(),
+                            "options",
+                            decisionOptions));
+        }
         result.putAll(RunProbe.result());
         result.put("perTransaction", perTransaction);
         if (perTransaction) {
@@ -208,6 +250,47 @@ public final class OursRunner {
         result.put("timedOut", !complete);
         RunnerArgs.writeResult(resultFile, result);
         System.exit(0);
+    }
+
+    /**
+     * The job options for one job of the split deployment: {@code paths}, and for the decision job
+     * its own transactional ids and the {@code --decisions} options ({@code key=value;...}, e.g.
+     * {@code state-backend=hashmap;checkpoint-interval=30s}).
+     */
+    static Map<String, String> pathsOf(
+            Map<String, String> options, String paths, String decisionOptions) {
+        Map<String, String> m = new LinkedHashMap<>(options);
+        m.put("paths", paths);
+        if (paths.equals("decisions")) {
+            m.put(
+                    "transactional-id-prefix",
+                    options.getOrDefault("transactional-id-prefix", "fraudpipe-feature-job")
+                            + "-decisions");
+            m.putAll(flinkOverrides(decisionOptions));
+        }
+        return m;
+    }
+
+    /** Starts the decision job of a split deployment in a local environment of its own. */
+    private static JobClient startDecisionJob(
+            JobConfig decisions,
+            Map<String, String> overrides,
+            OnnxPaneScorer.Factory scorer,
+            OnnxTransactionScorer.Factory transactionScorer)
+            throws Exception {
+        Configuration conf = JobEnvironment.flinkConfiguration(decisions);
+        conf.addAll(Configuration.fromMap(overrides));
+        StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(conf);
+        FeatureJobTopology.build(
+                env,
+                new FeatureJobTopology.Plan(
+                        JobConfig.Paths.DECISIONS,
+                        KafkaIO.source(decisions),
+                        new FeatureWindowSpec(decisions.windowSize(), decisions.allowedLateness()),
+                        KafkaFeatureJob.scoring(decisions, scorer, transactionScorer),
+                        KafkaIO.sinks(decisions),
+                        null));
+        return env.executeAsync(KafkaFeatureJob.jobName(JobConfig.Paths.DECISIONS));
     }
 
     /** The job's per-transaction latency accumulator in {@code accumulators}, or empty. */
