@@ -408,19 +408,7 @@ class ScoresAtArrivalIT {
                             TransactionScore.class,
                             traffic.all().size(),
                             TIMEOUT);
-            Await.until(
-                    "every transaction id answered",
-                    TIMEOUT,
-                    () ->
-                            deployment
-                                            .committed(
-                                                    Topic.TRANSACTION_SCORES,
-                                                    TransactionScore.class)
-                                            .stream()
-                                            .map(TransactionScore::getTransactionId)
-                                            .distinct()
-                                            .count()
-                                    == traffic.all().size());
+            awaitEveryIdAnswered(deployment, traffic.all().size());
             if (delivery.equals("exactly-once")) {
                 job.awaitNewCheckpoint(TIMEOUT);
             }
@@ -435,6 +423,21 @@ class ScoresAtArrivalIT {
         } finally {
             job.cancel();
         }
+    }
+
+    /** Waits until {@code ids} distinct transaction ids are answered on the deployment's topic. */
+    private static void awaitEveryIdAnswered(JobDeployment deployment, long ids) {
+        Await.until(
+                "every transaction id answered",
+                TIMEOUT,
+                () ->
+                        deployment
+                                        .committed(Topic.TRANSACTION_SCORES, TransactionScore.class)
+                                        .stream()
+                                        .map(TransactionScore::getTransactionId)
+                                        .distinct()
+                                        .count()
+                                == ids);
     }
 
     /** The split deployment of {@code name}: the window job and the decision job, one each. */
@@ -480,15 +483,7 @@ class ScoresAtArrivalIT {
             failure.arm();
             producer.sendAll(traffic.from(cut));
             failure.awaitTripped(TIMEOUT);
-            Await.until(
-                    "every transaction id answered",
-                    TIMEOUT,
-                    () ->
-                            d.committed(Topic.TRANSACTION_SCORES, TransactionScore.class).stream()
-                                            .map(TransactionScore::getTransactionId)
-                                            .distinct()
-                                            .count()
-                                    == traffic.all().size());
+            awaitEveryIdAnswered(d, traffic.all().size());
             assertThat(decisions.restarts()).as("decision job restarts").isPositive();
             assertThat(windows.restarts()).as("window job restarts").isZero();
             assertEveryIdHasItsValues(
