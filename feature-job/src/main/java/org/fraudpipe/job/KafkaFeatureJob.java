@@ -117,15 +117,26 @@ public final class KafkaFeatureJob {
         Optional<FileArchive> archive = FileArchive.forJob(config, !JobEnvironment.isLocal(env));
         StartupChecks.verify(config);
         FeatureJobTopology.build(
-                env,
-                new FeatureJobTopology.Plan(
-                        config.paths(),
-                        KafkaIO.source(config),
-                        new FeatureWindowSpec(config.windowSize(), config.allowedLateness()),
-                        scoring(config, scorer, transactionScorer),
-                        KafkaIO.sinks(config),
-                        archive.orElse(null)));
+                env, plan(config, scorer, transactionScorer).archivedIn(archive.orElse(null)));
         return new KafkaFeatureJob(env, config, model, transactionModel, archive);
+    }
+
+    /**
+     * The production job's plan for {@code config}: the paths it names ({@code --paths}), the Kafka
+     * source and sinks, the windows and the scoring ({@link #scoring}); no archive (the caller adds
+     * its own, checked for where the job runs).
+     */
+    public static FeatureJobTopology.Plan plan(
+            JobConfig config,
+            OnnxPaneScorer.Factory panes,
+            OnnxTransactionScorer.Factory transactions) {
+        return new FeatureJobTopology.Plan(
+                config.paths(),
+                KafkaIO.source(config),
+                new FeatureWindowSpec(config.windowSize(), config.allowedLateness()),
+                scoring(config, panes, transactions),
+                KafkaIO.sinks(config),
+                null);
     }
 
     /**

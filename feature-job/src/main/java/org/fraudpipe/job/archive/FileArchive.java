@@ -11,6 +11,7 @@ import org.apache.flink.core.fs.FileSystem;
 import org.apache.flink.core.fs.Path;
 import org.apache.flink.formats.avro.AvroWriters;
 import org.apache.flink.streaming.api.datastream.DataStream;
+import org.apache.flink.streaming.api.datastream.DataStreamSink;
 import org.apache.flink.streaming.api.functions.sink.filesystem.OutputFileConfig;
 import org.apache.flink.streaming.api.functions.sink.filesystem.rollingpolicies.OnCheckpointRollingPolicy;
 import org.fraudpipe.job.config.JobConfig;
@@ -151,16 +152,12 @@ public final class FileArchive implements Archive {
     @Override
     public void readPositions(DataStream<ReadPosition> positions) {
         // A few records per partition and checkpoint: one writer, one small file per checkpoint.
-        positions
-                .sinkTo(sink(root, ArchiveStream.READ_POSITIONS, ReadPosition.class))
-                .uid(uid(ArchiveStream.READ_POSITIONS))
-                .name(name(ArchiveStream.READ_POSITIONS))
-                .setParallelism(1);
+        attach(positions, ArchiveStream.READ_POSITIONS, ReadPosition.class).setParallelism(1);
     }
 
-    private <T extends SpecificRecordBase> void attach(
+    private <T extends SpecificRecordBase> DataStreamSink<T> attach(
             DataStream<T> records, ArchiveStream stream, Class<T> type) {
-        records.sinkTo(sink(root, stream, type)).uid(uid(stream)).name(name(stream));
+        return records.sinkTo(sink(root, stream, type)).uid(uid(stream)).name(name(stream));
     }
 
     /**

@@ -62,6 +62,10 @@ public final class ReadPositionsOperator extends AbstractStreamOperator<ReadPosi
     private final Reader reader;
 
     private transient Map<String, Partition> partitions;
+
+    /** The partition of the last record: a source subtask reads a few, so mostly a hit. */
+    private transient Partition last;
+
     private transient ListState<ReadPosition> state;
     private transient boolean finished;
 
@@ -124,12 +128,16 @@ public final class ReadPositionsOperator extends AbstractStreamOperator<ReadPosi
     }
 
     private void advance(String topic, int partition, long next) {
-        String key = topic + "/" + partition;
-        Partition p = partitions.get(key);
+        Partition p = last;
+        if (p == null || p.partition != partition || !p.topic.equals(topic)) {
+            p = partitions.get(topic + "/" + partition);
+            last = p;
+        }
         if (p == null) {
             p = new Partition(topic, partition, next);
-            partitions.put(key, p);
+            partitions.put(topic + "/" + partition, p);
             register(p);
+            last = p;
         } else if (next > p.next) {
             p.next = next;
         }

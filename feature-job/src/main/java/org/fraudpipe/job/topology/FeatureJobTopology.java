@@ -175,11 +175,6 @@ public final class FeatureJobTopology {
                     null);
         }
 
-        /** The window path alone, unscored. */
-        public static Plan windowsOnly(TransactionSource source, FeatureWindowSpec spec) {
-            return of(source, spec, null);
-        }
-
         /** The same plan running {@code paths}. */
         public Plan running(JobConfig.Paths paths) {
             return new Plan(paths, source, spec, scoring, sinks, archive);

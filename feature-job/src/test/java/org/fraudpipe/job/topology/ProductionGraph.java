@@ -7,10 +7,8 @@ import org.apache.flink.streaming.api.graph.StreamGraph;
 import org.apache.flink.streaming.api.graph.StreamNode;
 import org.fraudpipe.job.KafkaFeatureJob;
 import org.fraudpipe.job.config.JobConfig;
-import org.fraudpipe.job.kafka.KafkaIO;
 import org.fraudpipe.job.scoring.OnnxPaneScorer;
 import org.fraudpipe.job.transaction.OnnxTransactionScorer;
-import org.fraudpipe.job.window.FeatureWindowSpec;
 
 /** The production job's stream graph (Kafka source and sinks, both paths), built but not run. */
 final class ProductionGraph {
@@ -28,16 +26,10 @@ final class ProductionGraph {
         StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(conf);
         FeatureJobTopology.build(
                 env,
-                new FeatureJobTopology.Plan(
-                        config.paths(),
-                        KafkaIO.source(config),
-                        new FeatureWindowSpec(config.windowSize(), config.allowedLateness()),
-                        KafkaFeatureJob.scoring(
-                                config,
-                                OnnxPaneScorer.Factory.of(config),
-                                OnnxTransactionScorer.Factory.of(config)),
-                        KafkaIO.sinks(config),
-                        null));
+                KafkaFeatureJob.plan(
+                        config,
+                        OnnxPaneScorer.Factory.of(config),
+                        OnnxTransactionScorer.Factory.of(config)));
         return env.getStreamGraph();
     }
 

@@ -16,6 +16,7 @@ import org.fraudpipe.bench.probe.RunnerArgs;
 import org.fraudpipe.job.KafkaFeatureJob;
 import org.fraudpipe.job.archive.FileArchive;
 import org.fraudpipe.job.config.JobConfig;
+import org.fraudpipe.job.config.JobOption;
 import org.fraudpipe.job.kafka.KafkaIO;
 import org.fraudpipe.job.kafka.StartupChecks;
 import org.fraudpipe.job.metrics.LatencyHistogram;
@@ -264,7 +265,9 @@ public final class OursRunner {
         if (paths.equals("decisions")) {
             m.put(
                     "transactional-id-prefix",
-                    options.getOrDefault("transactional-id-prefix", "fraudpipe-feature-job")
+                    options.getOrDefault(
+                                    JobOption.TRANSACTIONAL_ID_PREFIX.key(),
+                                    JobOption.TRANSACTIONAL_ID_PREFIX.defaultValue())
                             + "-decisions");
             m.putAll(flinkOverrides(decisionOptions));
         }
@@ -281,15 +284,7 @@ public final class OursRunner {
         Configuration conf = JobEnvironment.flinkConfiguration(decisions);
         conf.addAll(Configuration.fromMap(overrides));
         StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(conf);
-        FeatureJobTopology.build(
-                env,
-                new FeatureJobTopology.Plan(
-                        JobConfig.Paths.DECISIONS,
-                        KafkaIO.source(decisions),
-                        new FeatureWindowSpec(decisions.windowSize(), decisions.allowedLateness()),
-                        KafkaFeatureJob.scoring(decisions, scorer, transactionScorer),
-                        KafkaIO.sinks(decisions),
-                        null));
+        FeatureJobTopology.build(env, KafkaFeatureJob.plan(decisions, scorer, transactionScorer));
         return env.executeAsync(KafkaFeatureJob.jobName(JobConfig.Paths.DECISIONS));
     }
 
