@@ -109,8 +109,10 @@ public enum JobOption {
             "transaction-scoring-max-delay",
             Label.DURATION,
             "5ms",
-            "Longest a transaction waits for its scoring batch; batches are also flushed when full,"
-                    + " at each watermark and before each checkpoint."),
+            "Upper bound on how long a transaction waits for its scoring batch. A transaction is"
+                    + " scored as soon as the scoring task has no other input in hand (live, that is"
+                    + " at once, alone); batches are also flushed when full, at each watermark and"
+                    + " before each checkpoint. Replays batch up to this long."),
     TRANSACTION_BUFFER_TIMEOUT(
             "transaction-buffer-timeout",
             Label.DURATION,

@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
+import org.apache.flink.api.common.operators.MailboxExecutor;
 import org.apache.flink.metrics.Histogram;
 import org.apache.flink.runtime.metrics.DescriptiveStatisticsHistogram;
 import org.apache.flink.streaming.api.operators.AbstractStreamOperator;
@@ -28,9 +29,16 @@ import org.fraudpipe.schemas.avro.ScoreRecord;
  * window operator emits the whole burst before it forwards that watermark; this operator buffers
  * its input and flushes when the buffer is full ({@code maxBatchSize}), when a watermark arrives
  * (end of a burst), after {@code maxDelayMillis} of processing time since the first buffered record
- * (late re-fires arrive between watermarks; on the per-transaction path, a few milliseconds: no
- * transaction waits longer for its score), before every checkpoint barrier, and at the end of
+ * (late re-fires arrive between watermarks), before every checkpoint barrier, and at the end of
  * input.
+ *
+ * <p>{@link Flush#WHEN_IDLE} (the per-transaction path, live): the buffer is also flushed as soon
+ * as the task comes back to its mailbox, that is once the record in hand (and whatever the
+ * operators before this one emitted with it) has been processed and before the task takes the next
+ * input. {@code maxDelayMillis} is then an upper bound, not a wait: a transaction is scored the
+ * moment nothing else is in the task's hands, which on the live path means alone (a model call of
+ * one row costs a few microseconds more than a share of a batch; a wait of milliseconds is what
+ * authorization cannot spare). Replays keep {@link Flush#WHEN_DUE} and so their batches.
  *
  * <p>Invariants: the buffer is empty whenever a checkpoint is taken (flushed in {@link
  * #prepareSnapshotPreBarrier}), so the operator has no state and exactly-once holds; scores leave
@@ -59,6 +67,17 @@ public final class BatchScoringOperator<I, O> extends AbstractStreamOperator<O>
     public static final String DECISIONS_BLOCK = "fraudDecisionsBlock";
     public static final String BATCH_SIZE = "fraudScoringBatchSize";
     public static final String BATCH_MICROS = "fraudScoringBatchMicros";
+
+    /** When a partly filled batch is scored (besides full, watermark, checkpoint, end of input). */
+    public enum Flush {
+        /** After {@code maxDelayMillis} since its first record: batches form between watermarks. */
+        WHEN_DUE,
+        /**
+         * As soon as the task returns to its mailbox (no further input in hand), and after {@code
+         * maxDelayMillis} at the latest.
+         */
+        WHEN_IDLE
+    }
 
     /**
      * The metric names of one scoring stage.
@@ -101,6 +120,7 @@ public final class BatchScoringOperator<I, O> extends AbstractStreamOperator<O>
     private final long maxDelayMillis;
     private final ProcessingTimeSource clock;
     private final MetricNames names;
+    private final Flush flushPolicy;
 
     /** Tells the scorer to stamp each score with its input's own deterministic time. */
     public static final long SCORED_AT_EMITTED_AT = Long.MIN_VALUE;
@@ -109,6 +129,8 @@ public final class BatchScoringOperator<I, O> extends AbstractStreamOperator<O>
     private transient List<I> buffer;
     private transient List<Long> timestamps;
     private transient boolean flushScheduled;
+    private transient boolean idleFlushQueued;
+    private transient MailboxExecutor mailbox;
     private transient Tally scored;
     private transient Map<Decision, Tally> decisions;
     private transient Histogram batchSize;
@@ -121,13 +143,15 @@ public final class BatchScoringOperator<I, O> extends AbstractStreamOperator<O>
      *     own deterministic time (a pane's {@code emittedAt}, the watermark at its firing), which
      *     keeps replays deterministic
      * @param names the stage's metric names
+     * @param flushPolicy when a partly filled batch is scored
      */
     public BatchScoringOperator(
             BatchScorer.Factory<I, O> scorerFactory,
             int maxBatchSize,
             long maxDelayMillis,
             ProcessingTimeSource clock,
-            MetricNames names) {
+            MetricNames names,
+            Flush flushPolicy) {
         if (maxBatchSize < 1) {
             throw new IllegalArgumentException("scoring batch size must be at least 1");
         }
@@ -139,6 +163,7 @@ public final class BatchScoringOperator<I, O> extends AbstractStreamOperator<O>
         this.maxDelayMillis = maxDelayMillis;
         this.clock = clock;
         this.names = names;
+        this.flushPolicy = flushPolicy;
     }
 
     /** The window path's scoring of panes, with its metric names ({@link MetricNames#PANES}). */
@@ -148,7 +173,12 @@ public final class BatchScoringOperator<I, O> extends AbstractStreamOperator<O>
             long maxDelayMillis,
             ProcessingTimeSource clock) {
         return new BatchScoringOperator<>(
-                scorerFactory, maxBatchSize, maxDelayMillis, clock, MetricNames.PANES);
+                scorerFactory,
+                maxBatchSize,
+                maxDelayMillis,
+                clock,
+                MetricNames.PANES,
+                Flush.WHEN_DUE);
     }
 
     @Override
@@ -157,6 +187,13 @@ public final class BatchScoringOperator<I, O> extends AbstractStreamOperator<O>
         scorer = scorerFactory.create();
         buffer = new ArrayList<>(maxBatchSize);
         timestamps = new ArrayList<>(maxBatchSize);
+        if (flushPolicy == Flush.WHEN_IDLE) {
+            // Mails of this executor run between two inputs of the task (Flink's mailbox model).
+            mailbox =
+                    getContainingTask()
+                            .getMailboxExecutorFactory()
+                            .createExecutor(getOperatorConfig().getChainIndex());
+        }
         scored = Tally.register(getRuntimeContext(), getMetricGroup(), names.scored());
         decisions = new EnumMap<>(Decision.class);
         for (Decision d : Decision.values()) {
@@ -196,11 +233,23 @@ public final class BatchScoringOperator<I, O> extends AbstractStreamOperator<O>
         timestamps.add(element.hasTimestamp() ? element.getTimestamp() : Long.MIN_VALUE);
         if (buffer.size() >= maxBatchSize) {
             flush();
-        } else if (!flushScheduled) {
+            return;
+        }
+        if (!flushScheduled) {
             flushScheduled = true;
             long now = getProcessingTimeService().getCurrentProcessingTime();
             getProcessingTimeService().registerTimer(now + maxDelayMillis, time -> flush());
         }
+        if (mailbox != null && !idleFlushQueued) {
+            idleFlushQueued = true;
+            mailbox.execute(this::flushWhenIdle, "score the buffered records");
+        }
+    }
+
+    /** The mail of {@link Flush#WHEN_IDLE}: whatever is buffered by now is scored. */
+    private void flushWhenIdle() {
+        idleFlushQueued = false;
+        flush();
     }
 
     @Override

@@ -15,8 +15,9 @@ import org.fraudpipe.schemas.avro.TransactionScore;
 /**
  * The per-transaction path of the feature job, as one piece of topology: every valid transaction
  * (future-dated ones and dead letters never enter), keyed by user, gets its trailing features as of
- * its arrival ({@link TrailingFeatureFunction}) and is scored at once by the per-transaction model,
- * micro-batched for at most a few milliseconds ({@link BatchScoringOperator}, chained).
+ * its arrival ({@link TrailingFeatureFunction}) and is scored at once by the per-transaction model
+ * ({@link BatchScoringOperator}, chained; live, {@link BatchScoringOperator.Flush#WHEN_IDLE}: as
+ * soon as the task has no other input in hand; {@code maxDelay} is only the upper bound).
  *
  * <p>Its input is the source's ingested records, not the ingest router's output: the same valid,
  * not future-dated transactions the windows get (plus the records the router sets aside as too late
@@ -51,7 +52,8 @@ public final class TransactionScoring {
      * @param trailing T, the trailing window
      * @param allowedLateness L, the job's allowed lateness (how long entries outlive T)
      * @param maxBatchSize most transactions per model call
-     * @param maxDelay longest a transaction waits for its batch
+     * @param maxDelay longest a transaction waits for its batch (live, an upper bound: it is scored
+     *     as soon as the task is idle)
      * @param clock {@code scoredAt} from the wall clock, or in a replay from each arrival's time
      * @param bufferTimeout longest a record waits in a network buffer on the way to the keyed
      *     operator, or null for Flink's ({@code execution.buffer-timeout.interval}, 100 ms)
@@ -107,7 +109,12 @@ public final class TransactionScoring {
                                 spec.maxBatchSize(),
                                 spec.maxDelay().toMillis(),
                                 spec.clock(),
-                                METRICS))
+                                METRICS,
+                                // Live, a transaction is scored as soon as the task is idle;
+                                // a replay (deterministic clock) keeps its batches.
+                                spec.clock() == ProcessingTimeSource.WALL_CLOCK
+                                        ? BatchScoringOperator.Flush.WHEN_IDLE
+                                        : BatchScoringOperator.Flush.WHEN_DUE))
                 .uid(Uids.TRANSACTION_SCORING);
     }
 }

@@ -113,6 +113,19 @@ class BatchScoringOperatorTest {
         return harness;
     }
 
+    /** Runs the mails the operator queued, as the task's mailbox loop does between two inputs. */
+    private void runMails() throws Exception {
+        java.util.Optional<org.apache.flink.streaming.runtime.tasks.mailbox.Mail> mail;
+        while ((mail =
+                        harness.getTaskMailbox()
+                                .tryTake(
+                                        org.apache.flink.streaming.runtime.tasks.mailbox.TaskMailbox
+                                                .MIN_PRIORITY))
+                .isPresent()) {
+            mail.get().run();
+        }
+    }
+
     @AfterEach
     void close() throws Exception {
         if (harness != null) {
@@ -196,6 +209,46 @@ class BatchScoringOperatorTest {
                 .containsExactly(
                         org.assertj.core.groups.Tuple.tuple(1, Instant.ofEpochMilli(1_050)),
                         org.assertj.core.groups.Tuple.tuple(2, Instant.ofEpochMilli(1_050)));
+    }
+
+    @Test
+    void whenIdleTheBufferIsScoredOnceTheTaskIsBackInItsMailboxNotAfterTheDelay() throws Exception {
+        RecordingScorer.BATCHES.clear();
+        harness =
+                new OneInputStreamOperatorTestHarness<>(
+                        new BatchScoringOperator<>(
+                                new RecordingFactory(),
+                                1000,
+                                60_000,
+                                ProcessingTimeSource.WALL_CLOCK,
+                                BatchScoringOperator.MetricNames.PANES,
+                                BatchScoringOperator.Flush.WHEN_IDLE),
+                        new CapturedMetrics().environment());
+        harness.setup(
+                TypeInformation.of(ScoreRecord.class).createSerializer(new SerializerConfigImpl()));
+        harness.open();
+        harness.setProcessingTime(1_000);
+
+        // Two records handed over in one go (before the task is back in its mailbox): one batch.
+        harness.processElement(new StreamRecord<>(pane("a", 1, 0), 10));
+        harness.processElement(new StreamRecord<>(pane("b", 2, 0), 10));
+        assertThat(harness.extractOutputValues()).isEmpty();
+        runMails();
+        assertThat(harness.extractOutputValues())
+                .extracting(ScoreRecord::getUserId, ScoreRecord::getScoredAt)
+                .containsExactly(
+                        org.assertj.core.groups.Tuple.tuple("a", Instant.ofEpochMilli(1_000)),
+                        org.assertj.core.groups.Tuple.tuple("b", Instant.ofEpochMilli(1_000)));
+
+        // The next record alone, at once: the processing time has not moved, no delay was waited.
+        harness.processElement(new StreamRecord<>(pane("c", 3, 0), 10));
+        runMails();
+        assertThat(harness.extractOutputValues()).hasSize(3);
+        assertThat(RecordingScorer.BATCHES).containsExactly(2, 1);
+
+        // The delay's timer, when it comes, finds nothing left to score.
+        harness.setProcessingTime(61_000);
+        assertThat(RecordingScorer.BATCHES).containsExactly(2, 1);
     }
 
     @Test
