@@ -106,25 +106,38 @@ class ScoresAtArrivalIT {
     /** What the job must answer, per transaction id: the definition, scored by the model. */
     private static Map<String, TransactionScore> expected(List<PartitionedTransaction> produced)
             throws Exception {
+        return expected(produced, Set.of());
+    }
+
+    /**
+     * What the job must answer, per transaction id, for {@code produced} in production order: the
+     * definition over the user's earlier-received transactions, scored by the model. A repeated id
+     * (a producer retry, or the same id with another payload) is answered with its first arrival's
+     * values and adds nothing to the history; the ids in {@code beyondRetention} arrive later than
+     * the job keeps history for (their {@code historyComplete} is false).
+     */
+    private static Map<String, TransactionScore> expected(
+            List<PartitionedTransaction> produced, Set<String> beyondRetention) throws Exception {
         Map<String, List<Transaction>> byUser = new LinkedHashMap<>();
         Map<String, TransactionFeatures> features = new LinkedHashMap<>();
         for (PartitionedTransaction p : produced) {
             Transaction x = p.transaction();
+            if (features.containsKey(x.getTransactionId())) {
+                continue;
+            }
             List<Transaction> earlier =
                     byUser.computeIfAbsent(x.getUserId(), u -> new ArrayList<>());
-            if (!features.containsKey(x.getTransactionId())) {
-                features.put(
-                        x.getTransactionId(),
-                        TrailingFeatures.compute(earlier, x, WINDOW)
-                                .writeTo(TransactionFeatures.newBuilder())
-                                .setTransactionId(x.getTransactionId())
-                                .setUserId(x.getUserId())
-                                .setEventTime(x.getEventTime())
-                                .setTrailingWindowMillis(WINDOW.toMillis())
-                                .setAmountMinor(x.getAmountMinor())
-                                .setHistoryComplete(true)
-                                .build());
-            }
+            features.put(
+                    x.getTransactionId(),
+                    TrailingFeatures.compute(earlier, x, WINDOW)
+                            .writeTo(TransactionFeatures.newBuilder())
+                            .setTransactionId(x.getTransactionId())
+                            .setUserId(x.getUserId())
+                            .setEventTime(x.getEventTime())
+                            .setTrailingWindowMillis(WINDOW.toMillis())
+                            .setAmountMinor(x.getAmountMinor())
+                            .setHistoryComplete(!beyondRetention.contains(x.getTransactionId()))
+                            .build());
             earlier.add(x);
         }
         Map<String, TransactionScore> out = new LinkedHashMap<>();
@@ -440,6 +453,94 @@ class ScoresAtArrivalIT {
                                 == ids);
     }
 
+    /** The id of the hours-late transaction in {@link #hostile}. */
+    private static final String HOURS_LATE_ID = "u02-hours-late";
+
+    /**
+     * The traffic from {@code cut} with what hurts mixed in, in production order: a producer retry
+     * of a transaction sent before {@code cut} (still held, so answered with its original), a
+     * transaction a minute late (behind the watermark, within the allowed lateness), a producer
+     * retry and a second payload under an id sent a moment earlier, and a transaction three hours
+     * late (beyond what the job keeps: scored over nothing, {@code historyComplete} false). Each
+     * goes to its user's partition, so per partition the order is the production order.
+     */
+    private static List<PartitionedTransaction> hostile(KnownCountTraffic traffic, Instant cut) {
+        List<PartitionedTransaction> before = traffic.before(cut);
+        List<PartitionedTransaction> from = traffic.from(cut);
+        int n = from.size();
+        List<PartitionedTransaction> out = new ArrayList<>();
+        for (int i = 0; i < n; i++) {
+            if (i == 1) {
+                out.add(before.get(before.size() - 1)); // retry of a record before the cut
+            }
+            if (i == n / 4) {
+                Transaction previous = from.get(i - 1).transaction();
+                out.add(
+                        new PartitionedTransaction(
+                                1,
+                                Transaction.newBuilder(previous)
+                                        .setTransactionId("u01-late")
+                                        .setUserId(KnownCountTraffic.user(1))
+                                        .setAmountMinor(777)
+                                        .setDeviceId("d-late")
+                                        .setEventTime(
+                                                previous.getEventTime()
+                                                        .minus(Duration.ofMinutes(1)))
+                                        .build()));
+            }
+            if (i == n / 2) {
+                PartitionedTransaction original = from.get(i - 3);
+                out.add(original); // a producer retry
+                PartitionedTransaction other = from.get(i - 5);
+                out.add(
+                        new PartitionedTransaction(
+                                other.partition(),
+                                Transaction.newBuilder(other.transaction())
+                                        .setAmountMinor(other.transaction().getAmountMinor() + 1)
+                                        .build()));
+            }
+            if (i == 3 * n / 4) {
+                out.add(
+                        new PartitionedTransaction(
+                                2,
+                                Transaction.newBuilder(from.get(i).transaction())
+                                        .setTransactionId(HOURS_LATE_ID)
+                                        .setUserId(KnownCountTraffic.user(2))
+                                        .setEventTime(START.minus(Duration.ofHours(3)))
+                                        .build()));
+            }
+            out.add(from.get(i));
+        }
+        return out;
+    }
+
+    /**
+     * Waits until every subtask of the decision path's keyed operator has seen a watermark past the
+     * first transactions' eviction, so the hours-late one is judged against it (and, after a
+     * restore, against the highest watermark in the checkpoint taken after this).
+     */
+    private static void awaitTrailingWatermarkPast(RunningJob job, Instant at) {
+        Await.until(
+                "the trailing features' watermark past " + at,
+                TIMEOUT,
+                () ->
+                        METRICS.lowestInputWatermark(
+                                        job.id(),
+                                        org.fraudpipe.job.topology.OperatorNames.TRAILING_FEATURES)
+                                >= at.toEpochMilli());
+    }
+
+    /**
+     * Every answer on the topic has its id's expected values (so no id has two different ones), and
+     * every expected id is answered.
+     */
+    private static void assertNoScoreLostOrChanged(
+            List<TransactionScore> written, Map<String, TransactionScore> expected) {
+        assertEveryIdHasItsValues(written, expected);
+        assertThat(expected.get(HOURS_LATE_ID).getFeatures().getHistoryComplete()).isFalse();
+        assertThat(expected.get("u01-late").getFeatures().getHistoryComplete()).isTrue();
+    }
+
     /** The split deployment of {@code name}: the window job and the decision job, one each. */
     private record Split(JobDeployment windows, JobDeployment decisions) {}
 
@@ -455,8 +556,9 @@ class ScoresAtArrivalIT {
 
     @Test
     @DisplayName(
-            "#29 split deployment: the decision job fails alone, the window job runs on beside it;"
-                    + " every id keeps the values of the definition, the window job never restarts")
+            "#29 split deployment: the decision job fails alone while late, repeated and hours-late"
+                    + " records flow; every id keeps the values of the definition, the window job"
+                    + " never restarts")
     void theDecisionJobFailingAloneLosesAndChangesNoScore(@InjectMiniCluster MiniCluster cluster)
             throws Exception {
         Split split = split("split-decision-failure");
@@ -473,22 +575,29 @@ class ScoresAtArrivalIT {
                                 .withSinks(s -> FailBeforeTransactionScoresSink.wrap(s, name))
                                 .start());
         JobDeployment d = split.decisions();
+        List<PartitionedTransaction> before = traffic.before(cut);
+        List<PartitionedTransaction> all = new ArrayList<>(before);
+        all.addAll(hostile(traffic, cut));
+        Map<String, TransactionScore> expected = expected(all, Set.of(HOURS_LATE_ID));
         try (TransactionProducer producer = d.producer()) {
-            List<PartitionedTransaction> before = traffic.before(cut);
             producer.sendAll(before);
             d.awaitCommitted(
                     Topic.TRANSACTION_SCORES, TransactionScore.class, before.size(), TIMEOUT);
+            awaitTrailingWatermarkPast(decisions, START.plus(Duration.ofMinutes(15)));
             decisions.awaitNewCheckpoint(TIMEOUT);
 
+            // Late, repeated and hours-late records flow while the decision job fails and
+            // replays from that checkpoint.
             failure.arm();
-            producer.sendAll(traffic.from(cut));
+            producer.sendAll(hostile(traffic, cut));
             failure.awaitTripped(TIMEOUT);
-            awaitEveryIdAnswered(d, traffic.all().size());
+            awaitEveryIdAnswered(d, expected.size());
             assertThat(decisions.restarts()).as("decision job restarts").isPositive();
             assertThat(windows.restarts()).as("window job restarts").isZero();
-            assertEveryIdHasItsValues(
-                    d.committed(Topic.TRANSACTION_SCORES, TransactionScore.class),
-                    expected(traffic.all()));
+            List<TransactionScore> written =
+                    d.committed(Topic.TRANSACTION_SCORES, TransactionScore.class);
+            assertNoScoreLostOrChanged(written, expected);
+            assertThat(written).hasSizeGreaterThanOrEqualTo(all.size());
             // The window job served its panes meanwhile, untouched by the other's failure.
             assertThat(split.windows().committed(Topic.FEATURES, FeatureRecord.class)).isNotEmpty();
         } finally {
@@ -499,8 +608,9 @@ class ScoresAtArrivalIT {
 
     @Test
     @DisplayName(
-            "#29 split deployment: the window job fails alone; the decision job answers every id"
-                    + " once, with the values of the definition, and never restarts")
+            "#29 split deployment: the window job fails alone while late, repeated and hours-late"
+                    + " records flow; the decision job answers every arrival once, with the values"
+                    + " of the definition, and never restarts")
     void theWindowJobFailingAloneLeavesEveryScoreAsItWas(@InjectMiniCluster MiniCluster cluster)
             throws Exception {
         Split split = split("split-window-failure");
@@ -517,23 +627,29 @@ class ScoresAtArrivalIT {
                                 .start());
         RunningJob decisions = new RunningJob(cluster, split.decisions().start());
         JobDeployment d = split.decisions();
+        List<PartitionedTransaction> before = traffic.before(cut);
+        List<PartitionedTransaction> all = new ArrayList<>(before);
+        all.addAll(hostile(traffic, cut));
+        Map<String, TransactionScore> expected = expected(all, Set.of(HOURS_LATE_ID));
         try (TransactionProducer producer = d.producer()) {
-            producer.sendAll(traffic.before(cut));
+            producer.sendAll(before);
+            d.awaitCommitted(
+                    Topic.TRANSACTION_SCORES, TransactionScore.class, before.size(), TIMEOUT);
+            awaitTrailingWatermarkPast(decisions, START.plus(Duration.ofMinutes(15)));
             windows.awaitNewCheckpoint(TIMEOUT);
+            // Late, repeated and hours-late records flow while the window job fails.
             failure.arm();
-            producer.sendAll(traffic.from(cut));
+            producer.sendAll(hostile(traffic, cut));
             failure.awaitTripped(TIMEOUT);
             failure.release();
             List<TransactionScore> written =
                     d.awaitCommitted(
-                            Topic.TRANSACTION_SCORES,
-                            TransactionScore.class,
-                            traffic.all().size(),
-                            TIMEOUT);
+                            Topic.TRANSACTION_SCORES, TransactionScore.class, all.size(), TIMEOUT);
             Await.until("the window job restarted", TIMEOUT, () -> windows.restarts() > 0);
             assertThat(decisions.restarts()).as("decision job restarts").isZero();
-            assertThat(written).hasSize(traffic.all().size());
-            assertEveryIdHasItsValues(written, expected(traffic.all()));
+            // One answer per arrival (the decision job never replayed), none changed.
+            assertThat(written).hasSize(all.size());
+            assertNoScoreLostOrChanged(written, expected);
         } finally {
             decisions.cancel();
             windows.cancel();

@@ -37,4 +37,25 @@ public final class JobMetrics {
         }
         return sum;
     }
+
+    /**
+     * The lowest {@code currentInputWatermark} over the subtasks of {@code job}'s operator named
+     * {@code operatorName} (Flink's operator gauge), or {@code Long.MIN_VALUE} while none reports.
+     */
+    public long lowestInputWatermark(JobID job, String operatorName) {
+        long lowest = Long.MAX_VALUE;
+        boolean any = false;
+        for (java.util.Map.Entry<String, Metric> e :
+                reporter.findMetrics(job, "\\.currentInputWatermark$").entrySet()) {
+            if (!e.getKey().contains(operatorName)) {
+                continue;
+            }
+            Object value = ((org.apache.flink.metrics.Gauge<?>) e.getValue()).getValue();
+            if (value instanceof Long w) {
+                lowest = Math.min(lowest, w);
+                any = true;
+            }
+        }
+        return any ? lowest : Long.MIN_VALUE;
+    }
 }
