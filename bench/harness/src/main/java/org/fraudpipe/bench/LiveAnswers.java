@@ -50,6 +50,10 @@ final class LiveAnswers {
          */
         final java.util.TreeMap<Long, long[]> perSecond = new java.util.TreeMap<>();
 
+        /** Per second of append time: the latencies to the sink and to the consumer. */
+        final java.util.TreeMap<Long, LatencyHistogram[]> perSecondLatency =
+                new java.util.TreeMap<>();
+
         long answers;
         long pings;
         long measuredAnswers;
@@ -111,8 +115,17 @@ final class LiveAnswers {
                 toSink.record(s.getScoredAt().toEpochMilli() - appended);
                 long consumer = receiptWallMillis - appended;
                 toConsumer.record(consumer);
-                long[] sec =
-                        perSecond.computeIfAbsent(Math.floorDiv(appended, 1000L), k -> new long[3]);
+                long second = Math.floorDiv(appended, 1000L);
+                LatencyHistogram[] h =
+                        perSecondLatency.computeIfAbsent(
+                                second,
+                                k ->
+                                        new LatencyHistogram[] {
+                                            new LatencyHistogram(), new LatencyHistogram()
+                                        });
+                h[0].record(s.getScoredAt().toEpochMilli() - appended);
+                h[1].record(consumer);
+                long[] sec = perSecond.computeIfAbsent(second, k -> new long[3]);
                 sec[0]++;
                 sec[1] = Math.max(sec[1], consumer);
                 if (consumer > SLOW_MILLIS) {
@@ -122,6 +135,16 @@ final class LiveAnswers {
         }
 
         Map<String, Object> report(long expectedMeasured) {
+            return report(expectedMeasured, Map.of());
+        }
+
+        /**
+         * The report; {@code stalls} names the seconds (epoch seconds of append time) that held a
+         * checkpoint or a window-close burst, and what ({@code checkpoint}, {@code burst}, or
+         * both): the per-second series marks them, and the latencies of their answers are set
+         * against those of every other second (issue #29's target: p99 at most 2x).
+         */
+        Map<String, Object> report(long expectedMeasured, Map<Long, String> stalls) {
             Map<String, Object> r = new LinkedHashMap<>();
             r.put("answers", answers);
             r.put("readinessAnswers", pings);
@@ -135,14 +158,49 @@ final class LiveAnswers {
             r.put("unknownIds", unknown);
             r.put("appendToSink", toSink.getLocalValue().summary());
             r.put("appendToConsumer", toConsumer.getLocalValue().summary());
-            java.util.List<java.util.List<Long>> series = new java.util.ArrayList<>();
+            java.util.List<java.util.List<Object>> series = new java.util.ArrayList<>();
             long slowSeconds = 0;
+            LatencyHistogram[] inStalls = {new LatencyHistogram(), new LatencyHistogram()};
+            LatencyHistogram[] others = {new LatencyHistogram(), new LatencyHistogram()};
+            long stallSeconds = 0;
             for (Map.Entry<Long, long[]> e : perSecond.entrySet()) {
                 long[] v = e.getValue();
-                series.add(java.util.List.of(e.getKey(), v[0], v[1], v[2]));
+                LatencyHistogram[] h = perSecondLatency.get(e.getKey());
+                String stall = stalls.getOrDefault(e.getKey(), "");
+                series.add(
+                        java.util.List.of(
+                                e.getKey(),
+                                v[0],
+                                v[1],
+                                v[2],
+                                h[0].getLocalValue().percentile(0.99),
+                                h[1].getLocalValue().percentile(0.99),
+                                stall));
                 if (v[2] > 0) {
                     slowSeconds++;
                 }
+                LatencyHistogram[] into = stall.isEmpty() ? others : inStalls;
+                if (!stall.isEmpty()) {
+                    stallSeconds++;
+                }
+                into[0].merge(h[0]);
+                into[1].merge(h[1]);
+            }
+            if (!stalls.isEmpty()) {
+                Map<String, Object> cls = new LinkedHashMap<>();
+                cls.put("stallSeconds", stallSeconds);
+                cls.put("otherSeconds", perSecond.size() - stallSeconds);
+                cls.put("stallAppendToSink", inStalls[0].getLocalValue().summary());
+                cls.put("otherAppendToSink", others[0].getLocalValue().summary());
+                cls.put("stallAppendToConsumer", inStalls[1].getLocalValue().summary());
+                cls.put("otherAppendToConsumer", others[1].getLocalValue().summary());
+                cls.put(
+                        "p99RatioToSink",
+                        ratio(inStalls[0].getLocalValue(), others[0].getLocalValue()));
+                cls.put(
+                        "p99RatioToConsumer",
+                        ratio(inStalls[1].getLocalValue(), others[1].getLocalValue()));
+                r.put("stallsAgainstOtherSeconds", cls);
             }
             r.put("secondsWithAnAnswerOver" + SLOW_MILLIS + "Ms", slowSeconds);
             r.put("secondsTimed", (long) perSecond.size());
@@ -154,10 +212,21 @@ final class LiveAnswers {
                                     "epochSecond",
                                     "answers",
                                     "maxAppendToConsumerMillis",
-                                    "answersOver" + SLOW_MILLIS + "Ms"),
+                                    "answersOver" + SLOW_MILLIS + "Ms",
+                                    "p99AppendToSinkMillis",
+                                    "p99AppendToConsumerMillis",
+                                    "stall"),
                             "rows",
                             series));
             return r;
+        }
+
+        private static Double ratio(
+                LatencyHistogram.Distribution stalls, LatencyHistogram.Distribution others) {
+            long o = others.percentile(0.99);
+            return stalls.count() == 0 || others.count() == 0 || o <= 0
+                    ? null
+                    : stalls.percentile(0.99) / (double) o;
         }
     }
 

@@ -63,7 +63,14 @@ final class LiveSuite {
     /** The decision job's checkpoint interval in the split candidate ({@code ours-split}). */
     static final Duration DECISION_CHECKPOINT_INTERVAL = Duration.ofSeconds(30);
 
-    static final List<String> SYSTEMS = List.of("ours", "ours-tuned", "ours-split", "flink-sql");
+    /**
+     * The nice value of the window job's threads in {@code ours-split-nice}: the kernel then gives
+     * the decision job's JVM the cores first, as a cluster gives it CPU shares or cores of its own.
+     */
+    static final int SPLIT_WINDOWS_NICE = 10;
+
+    static final List<String> SYSTEMS =
+            List.of("ours", "ours-tuned", "ours-split", "ours-split-nice", "flink-sql");
 
     /** The suite's settings (options of {@code ./fraud bench}). */
     record Settings(
@@ -368,8 +375,9 @@ final class LiveSuite {
                 args.addAll(
                         List.of("--flink-conf", "execution.checkpointing.unaligned.enabled=true"));
             }
-            if (system.equals("ours-split")) {
-                // The decision job of its own (issue #29): heap state, its own checkpoints.
+            if (system.startsWith("ours-split")) {
+                // The decision job of its own (issue #29), in a JVM of its own: heap state, its
+                // own checkpoints; with -nice, the window job's JVM yields the cores to it.
                 args.addAll(
                         List.of(
                                 "--split",
@@ -377,7 +385,11 @@ final class LiveSuite {
                                 "--decisions",
                                 "state-backend=hashmap;checkpoint-interval="
                                         + DECISION_CHECKPOINT_INTERVAL.toMillis()
-                                        + "ms"));
+                                        + "ms",
+                                "--windows-nice",
+                                system.equals("ours-split-nice")
+                                        ? Integer.toString(SPLIT_WINDOWS_NICE)
+                                        : "0"));
             }
             args.addAll(s.oursArgs()); // after the suite's: a job option given twice, the last wins
         } else if (system.equals("flink-sql")) {
@@ -530,6 +542,17 @@ final class LiveSuite {
                                 windows,
                                 total - measureFrom - countRetried(traffic, measureFrom, total),
                                 lastSendWall);
+                // With the seconds that held a checkpoint or a burst marked and set apart.
+                figures.put(
+                        "transactions",
+                        answers.report(
+                                total - measureFrom - countRetried(traffic, measureFrom, total),
+                                stallSeconds(
+                                        run,
+                                        published.measureStartWallMillis(),
+                                        published.lastScheduledSendWallMillis(),
+                                        s.window(),
+                                        s.outOfOrderness())));
                 return new Outcome(figures, answers);
             } finally {
                 txReader.close();
@@ -701,6 +724,52 @@ final class LiveSuite {
         f.put("windows", windows.report());
         f.put("run", run);
         return f;
+    }
+
+    /** Seconds after a window end during which its close burst is counted as a stall. */
+    static final int BURST_SECONDS = 3;
+
+    /**
+     * The seconds of the measured interval {@code [from, to]} that held a checkpoint (of the job,
+     * and of the decision job in a split: from trigger to completion, as their REST histories
+     * record them) or a window-close burst (every window ends on a multiple of the window size and
+     * fires once the watermark passes it, {@code --out-of-orderness} later: that second and the
+     * {@value #BURST_SECONDS} after it), each named by what it held.
+     */
+    @SuppressWarnings("unchecked")
+    static Map<Long, String> stallSeconds(
+            Map<String, Object> run, long from, long to, Duration window, Duration outOfOrderness) {
+        Map<Long, String> stalls = new java.util.TreeMap<>();
+        List<Object> checkpoints = new ArrayList<>();
+        if (run.get("checkpoints") instanceof List<?> l) {
+            checkpoints.addAll(l);
+        }
+        if (run.get("decisionJob") instanceof Map<?, ?> d
+                && d.get("checkpoints") instanceof List<?> l) {
+            checkpoints.addAll(l);
+        }
+        if (checkpoints.isEmpty()) {
+            return stalls; // a system without a checkpoint history (the SQL peer)
+        }
+        for (Object c : checkpoints) {
+            List<Object> cp = (List<Object>) c;
+            long trigger = ((Number) cp.get(1)).longValue();
+            long duration = Math.max(0, ((Number) cp.get(2)).longValue());
+            for (long sec = Math.floorDiv(trigger, 1000L);
+                    sec <= Math.floorDiv(trigger + duration, 1000L);
+                    sec++) {
+                stalls.merge(sec, "checkpoint", (a, b) -> a.equals(b) ? a : "both");
+            }
+        }
+        long w = window.toMillis();
+        for (long end = Math.floorDiv(from, w) * w; end <= to; end += w) {
+            long fires = Math.floorDiv(end + outOfOrderness.toMillis(), 1000L);
+            for (long sec = fires; sec <= fires + BURST_SECONDS; sec++) {
+                stalls.merge(sec, "burst", (a, b) -> a.equals(b) ? a : "both");
+            }
+        }
+        stalls.keySet().removeIf(sec -> sec * 1000 < from - 1000 || sec * 1000 > to + 1000);
+        return stalls;
     }
 
     /** Records the publisher had sent by {@code wallMillis} (its last progress sample before). */

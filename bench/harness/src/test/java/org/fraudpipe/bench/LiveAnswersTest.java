@@ -91,6 +91,36 @@ class LiveAnswersTest {
     }
 
     @Test
+    @SuppressWarnings("unchecked")
+    void theSecondsThatHeldAStallAreMarkedAndSetAgainstTheOthers() {
+        LiveAnswers.Transactions a = new LiveAnswers.Transactions(TRAFFIC, 0, 3000, 1);
+        long second = START / 1000;
+        for (long i = 0; i < 3000; i++) {
+            if (TRAFFIC.retried(i)) {
+                continue;
+            }
+            // appended at START + i: the first second is slow (200 ms), the others 10 ms
+            long latency = (START + i) / 1000 == second ? 200 : 10;
+            a.accept(answer(i, latency, 1, true), START + i + latency);
+        }
+        Map<String, Object> report = a.report(3000, Map.of(second, "checkpoint"));
+        Map<String, Object> cls = (Map<String, Object>) report.get("stallsAgainstOtherSeconds");
+        assertThat(cls).containsEntry("stallSeconds", 1L);
+        assertThat((Map<String, Object>) cls.get("stallAppendToConsumer"))
+                .containsEntry("p99Millis", 200L);
+        assertThat((Map<String, Object>) cls.get("otherAppendToConsumer"))
+                .containsEntry("p99Millis", 10L);
+        assertThat(cls.get("p99RatioToConsumer")).isEqualTo(20.0);
+        java.util.List<java.util.List<Object>> rows =
+                (java.util.List<java.util.List<Object>>)
+                        ((Map<String, Object>) report.get("perAppendSecond")).get("rows");
+        assertThat(rows.get(0)).endsWith(200L, 200L, "checkpoint");
+        assertThat(rows.get(1)).endsWith(10L, 10L, "");
+        // Without stalls named, no such section.
+        assertThat(a.report(3000)).doesNotContainKey("stallsAgainstOtherSeconds");
+    }
+
+    @Test
     void onlyUsersOfTheSampleKeepTheirFeaturesAndTheFirstAnswerWins() {
         LiveAnswers.Transactions a = new LiveAnswers.Transactions(TRAFFIC, 0, 10, 5);
         for (long i = 0; i < 200; i++) {

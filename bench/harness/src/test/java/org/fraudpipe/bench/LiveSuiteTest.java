@@ -151,4 +151,43 @@ class LiveSuiteTest {
             assertThat(run.at(pointer).isMissingNode()).as(pointer).isFalse();
         }
     }
+
+    @Test
+    void theStallSecondsAreEveryCheckpointOfBothJobsAndEachWindowCloseBurst() {
+        long from = 1_796_000_000_000L - 1_796_000_000_000L % 60_000 + 20_000; // :20 of a minute
+        long to = from + 60_000;
+        Map<String, Object> run =
+                Map.of(
+                        "checkpoints",
+                        List.of(List.of(1L, from + 1_500L, 2_100L, "COMPLETED")),
+                        "decisionJob",
+                        Map.of(
+                                "checkpoints",
+                                List.of(List.of(1L, from + 3_200L, 10L, "COMPLETED"))));
+        Map<Long, String> stalls =
+                LiveSuite.stallSeconds(
+                        run,
+                        from,
+                        to,
+                        java.time.Duration.ofMinutes(1),
+                        java.time.Duration.ofSeconds(5));
+        long s0 = from / 1000;
+        // the window job's checkpoint from :21.5 to :23.6, the decision job's at :23.2
+        assertThat(stalls).containsEntry(s0 + 1, "checkpoint").containsEntry(s0 + 2, "checkpoint");
+        assertThat(stalls).containsEntry(s0 + 3, "checkpoint");
+        assertThat(stalls).doesNotContainKey(s0 + 4);
+        // the window ending on the next minute (:60) fires at :65; its burst is :65 to :68
+        long fires = (from - 20_000 + 60_000 + 5_000) / 1000;
+        assertThat(stalls).containsEntry(fires, "burst").containsEntry(fires + 3, "burst");
+        assertThat(stalls).doesNotContainKey(fires + 4).doesNotContainKey(fires - 1);
+        // no checkpoint history: nothing is known (the SQL peer)
+        assertThat(
+                        LiveSuite.stallSeconds(
+                                Map.of(),
+                                from,
+                                to,
+                                java.time.Duration.ofMinutes(1),
+                                java.time.Duration.ofSeconds(5)))
+                .isEmpty();
+    }
 }

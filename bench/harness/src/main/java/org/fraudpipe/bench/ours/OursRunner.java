@@ -42,10 +42,13 @@ import org.fraudpipe.job.window.FeatureWindowSpec;
  * native-savepoint-dir, settle (2s), timeout (30m), flink-conf ({@code key=value;...} on top of the
  * job's Flink configuration: a benchmark variant), score (true: the window path scores its panes),
  * per-transaction (false: true adds the per-transaction path, scores at arrival, as {@code ./fraud
- * job} runs it), split (false: true runs the per-transaction path as a decision job of its own
- * beside the window job, {@code --paths decisions} and {@code --paths windows}, in this JVM), and
- * decisions ({@code key=value;...}: the decision job's own job options, e.g. {@code
- * state-backend=hashmap;checkpoint-interval=30s}); every other option is a job option, as for
+ * job} runs it), split (false: true runs the per-transaction path as a decision job of its own,
+ * {@code --paths decisions}, in a JVM of its own ({@link DecisionRunner}, its CPU time counted with
+ * this JVM's), beside the window job, {@code --paths windows}, in this one: two processes as on a
+ * cluster), decisions ({@code key=value;...}: the decision job's own job options, e.g. {@code
+ * state-backend=hashmap;checkpoint-interval=30s}) and windows-nice (0: with a split, the window
+ * job's threads run at this nice value, so that the kernel gives the decision job the cores first:
+ * what a cluster's CPU shares or own cores give it); every other option is a job option, as for
  * {@code ./fraud job} ({@code --state-backend hashmap}, {@code --topic.features NAME}, ...).
  *
  * <p>Live-paced runs add live-file (the probe's samples, for the harness), stop-file (the harness
@@ -93,6 +96,7 @@ public final class OursRunner {
         String measureFile = args.get("measure-file", null);
         boolean split = Boolean.parseBoolean(args.get("split", "false"));
         String decisionOptions = args.get("decisions", "");
+        int windowsNice = args.intValue("windows-nice", 0);
         Map<String, String> options = args.unread();
         JobConfig config = JobConfig.of(split ? pathsOf(options, "windows", "") : options);
         if (perTransaction && !score) {
@@ -101,10 +105,11 @@ public final class OursRunner {
         if (split && !perTransaction) {
             throw new IllegalArgumentException("--split true needs --per-transaction true");
         }
-        // The split deployment: the decision job beside the window job, in this JVM (two local
-        // MiniClusters: two checkpoint coordinators, two state backends; one process's CPU).
-        JobConfig decisions =
-                split ? JobConfig.of(pathsOf(options, "decisions", decisionOptions)) : null;
+        // The split deployment: the decision job in a JVM of its own beside this one's window job
+        // (two processes: two checkpoint coordinators, state backends, heaps and restarts).
+        Map<String, String> decisionJobOptions =
+                split ? pathsOf(options, "decisions", decisionOptions) : null;
+        JobConfig decisions = split ? JobConfig.of(decisionJobOptions) : null;
 
         OnnxPaneScorer.Factory scorer = OnnxPaneScorer.Factory.of(config);
         scorer.check();
@@ -120,6 +125,22 @@ public final class OursRunner {
         }
         overrides.putAll(flinkOverrides(flinkConf));
         conf.addAll(Configuration.fromMap(overrides));
+        DecisionJvm decisionJvm =
+                decisions == null
+                        ? null
+                        : DecisionJvm.start(
+                                decisionJobOptions,
+                                overrides,
+                                resultFile.toAbsolutePath().getParent(),
+                                savepointDir.resolve("decisions"),
+                                measureFile,
+                                timeout);
+        if (decisionJvm != null && windowsNice != 0) {
+            DecisionJvm.reniceThisJvm(windowsNice);
+        }
+        // This JVM's own REST endpoint (not in the overrides the decision JVM gets too).
+        RestCheckpoints rest = RestCheckpoints.onFreePort();
+        conf.addAll(Configuration.fromMap(rest.settings()));
         StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(conf);
         Optional<FileArchive> archive = FileArchive.forJob(config, false);
         StartupChecks.verify(config);
@@ -149,10 +170,6 @@ public final class OursRunner {
         }
         RunProbe.expect(expected);
         JobClient client = env.executeAsync(KafkaFeatureJob.jobName(config.paths()));
-        JobClient decisionClient =
-                decisions == null
-                        ? client
-                        : startDecisionJob(decisions, overrides, scorer, transactionScorer);
         LatencyHistogram.Distribution atMeasureStart = null;
         long measureSnapshotWall = -1;
         Path stop = stopFile == null ? null : Path.of(stopFile);
@@ -167,8 +184,8 @@ public final class OursRunner {
                     break;
                 }
             }
-            if (Files.exists(Path.of(measureFile))) {
-                atMeasureStart = transactionLatency(decisionClient.getAccumulators().get());
+            if (Files.exists(Path.of(measureFile)) && decisionJvm == null) {
+                atMeasureStart = transactionLatency(client.getAccumulators().get());
                 measureSnapshotWall = System.currentTimeMillis();
             }
             complete =
@@ -197,6 +214,7 @@ public final class OursRunner {
             result.put("nativeSavepointBytes", SavepointSizes.directoryBytes(dir));
             result.put("nativeOperatorStateBytes", SavepointSizes.operatorStateBytes(dir, uids));
         }
+        result.put("checkpoints", rest.history(client.getJobID()));
         long stopStart = System.nanoTime();
         String savepoint =
                 client.stopWithSavepoint(
@@ -206,28 +224,27 @@ public final class OursRunner {
                         .get();
         Map<String, Object> accumulators =
                 client.getJobExecutionResult().get().getAllAccumulatorResults();
-        if (decisions != null) {
-            decisionClient
-                    .stopWithSavepoint(
-                            false,
-                            savepointDir.resolve("decisions").toUri().toString(),
-                            SavepointFormatType.CANONICAL)
-                    .get();
-            accumulators = decisionClient.getJobExecutionResult().get().getAllAccumulatorResults();
-            result.put("split", true);
-            result.put(
-                    "decisionJob",
-                    Map.of(
-                            "stateBackend",
-                            decisions.stateBackend().name().toLowerCase(java.util.Locale.ROOT),
-                            "checkpointIntervalMillis",
-                            decisions.checkpointInterval().toMillis(),
-                            "options",
-                            decisionOptions));
-        }
         result.putAll(RunProbe.result());
         result.put("perTransaction", perTransaction);
-        if (perTransaction) {
+        if (decisionJvm != null) {
+            Map<String, Object> decisionResult = decisionJvm.stop(Duration.ofMinutes(3));
+            result.put("split", true);
+            result.put("windowsNice", windowsNice);
+            result.put("decisionJob", decisionResult);
+            result.put("decisionJobOptions", decisionOptions);
+            for (String key :
+                    List.of(
+                            "jobTransactionLatencyWholeRun",
+                            "jobTransactionLatencySnapshotWallMillis",
+                            "jobTransactionLatencyMeasured",
+                            "transactionsScored",
+                            "transactionRetriesAnswered",
+                            "transactionsHistoryIncomplete")) {
+                if (decisionResult.containsKey(key)) {
+                    result.put(key, decisionResult.get(key));
+                }
+            }
+        } else if (perTransaction) {
             LatencyHistogram.Distribution whole = transactionLatency(accumulators);
             result.put("jobTransactionLatencyWholeRun", whole.summary());
             if (atMeasureStart != null) {
@@ -272,20 +289,6 @@ public final class OursRunner {
             m.putAll(flinkOverrides(decisionOptions));
         }
         return m;
-    }
-
-    /** Starts the decision job of a split deployment in a local environment of its own. */
-    private static JobClient startDecisionJob(
-            JobConfig decisions,
-            Map<String, String> overrides,
-            OnnxPaneScorer.Factory scorer,
-            OnnxTransactionScorer.Factory transactionScorer)
-            throws Exception {
-        Configuration conf = JobEnvironment.flinkConfiguration(decisions);
-        conf.addAll(Configuration.fromMap(overrides));
-        StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(conf);
-        FeatureJobTopology.build(env, KafkaFeatureJob.plan(decisions, scorer, transactionScorer));
-        return env.executeAsync(KafkaFeatureJob.jobName(JobConfig.Paths.DECISIONS));
     }
 
     /** The job's per-transaction latency accumulator in {@code accumulators}, or empty. */

@@ -142,14 +142,33 @@ public final class RunProbe {
         return DONE.await(timeout.toMillis(), TimeUnit.MILLISECONDS);
     }
 
-    /** This JVM's CPU time so far, nanoseconds (all threads, user + system). */
+    /** Processes of the system besides this JVM whose CPU time counts as the system's. */
+    private static final List<ProcessHandle> ALSO_COUNTED =
+            new java.util.concurrent.CopyOnWriteArrayList<>();
+
+    /**
+     * Counts {@code process}'s CPU time as the system's from now on (a system of more than one JVM:
+     * the decision job's own JVM beside the window job's). Call before the first record.
+     */
+    public static void alsoCount(ProcessHandle process) {
+        ALSO_COUNTED.add(process);
+    }
+
+    /**
+     * The system's CPU time so far, nanoseconds (all threads, user + system): this JVM's, plus that
+     * of every process {@link #alsoCount counted with it} (while it runs: read it before it exits).
+     */
     public static long cpuNanos() {
         java.lang.management.OperatingSystemMXBean os =
                 ManagementFactory.getOperatingSystemMXBean();
-        if (os instanceof com.sun.management.OperatingSystemMXBean sun) {
-            return sun.getProcessCpuTime();
+        if (!(os instanceof com.sun.management.OperatingSystemMXBean sun)) {
+            return -1;
         }
-        return -1;
+        long total = sun.getProcessCpuTime();
+        for (ProcessHandle p : ALSO_COUNTED) {
+            total += p.info().totalCpuDuration().map(java.time.Duration::toNanos).orElse(0L);
+        }
+        return total;
     }
 
     /** Total GC time of this JVM so far, milliseconds. */
