@@ -32,7 +32,8 @@ final class DecisionJvm {
 
     /**
      * Starts the decision job with {@code jobOptions} and the Flink {@code overrides}, in {@code
-     * runDir}/decisions, and waits until it was submitted.
+     * runDir}/decisions, with this JVM's options and then {@code jvmOptions}, and waits until it
+     * was submitted.
      */
     static DecisionJvm start(
             Map<String, String> jobOptions,
@@ -40,7 +41,8 @@ final class DecisionJvm {
             Path runDir,
             Path savepointDir,
             String measureFile,
-            Duration timeout)
+            Duration timeout,
+            List<String> jvmOptions)
             throws IOException, InterruptedException {
         Path dir = runDir.resolve("decisions");
         Files.createDirectories(dir);
@@ -60,6 +62,7 @@ final class DecisionJvm {
             }
         }
         command.add("-D" + ParentWatch.PROPERTY + "=" + ProcessHandle.current().pid());
+        command.addAll(jvmOptions); // after this JVM's: the last of two settings wins
         command.add("-cp");
         command.add(System.getProperty("java.class.path"));
         command.add(DecisionRunner.class.getName());

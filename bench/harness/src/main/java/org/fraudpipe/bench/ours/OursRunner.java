@@ -48,8 +48,10 @@ import org.fraudpipe.job.window.FeatureWindowSpec;
  * cluster), decisions ({@code key=value;...}: the decision job's own job options, e.g. {@code
  * state-backend=hashmap;checkpoint-interval=30s}) and windows-nice (0: with a split, the window
  * job's threads run at this nice value, so that the kernel gives the decision job the cores first:
- * what a cluster's CPU shares or own cores give it); every other option is a job option, as for
- * {@code ./fraud job} ({@code --state-backend hashmap}, {@code --topic.features NAME}, ...).
+ * what a cluster's CPU shares or own cores give it) and decision-jvm-options (with a split, JVM
+ * options of the decision job's JVM after this one's, e.g. its collector); every other option is a
+ * job option, as for {@code ./fraud job} ({@code --state-backend hashmap}, {@code --topic.features
+ * NAME}, ...).
  *
  * <p>Live-paced runs add live-file (the probe's samples, for the harness), stop-file (the harness
  * ends the run early by creating it) and measure-file: when the harness creates it, at the first
@@ -97,6 +99,7 @@ public final class OursRunner {
         boolean split = Boolean.parseBoolean(args.get("split", "false"));
         String decisionOptions = args.get("decisions", "");
         int windowsNice = args.intValue("windows-nice", 0);
+        String decisionJvmOptions = args.get("decision-jvm-options", "");
         Map<String, String> options = args.unread();
         JobConfig config = JobConfig.of(split ? pathsOf(options, "windows", "") : options);
         if (perTransaction && !score) {
@@ -134,7 +137,10 @@ public final class OursRunner {
                                 resultFile.toAbsolutePath().getParent(),
                                 savepointDir.resolve("decisions"),
                                 measureFile,
-                                timeout);
+                                timeout,
+                                decisionJvmOptions.isBlank()
+                                        ? List.of()
+                                        : List.of(decisionJvmOptions.trim().split("\\s+")));
         if (decisionJvm != null && windowsNice != 0) {
             DecisionJvm.reniceThisJvm(windowsNice);
         }
@@ -232,6 +238,7 @@ public final class OursRunner {
             result.put("windowsNice", windowsNice);
             result.put("decisionJob", decisionResult);
             result.put("decisionJobOptions", decisionOptions);
+            result.put("decisionJvmOptions", decisionJvmOptions);
             for (String key :
                     List.of(
                             "jobTransactionLatencyWholeRun",
