@@ -175,6 +175,11 @@ public final class KafkaFeatureJob {
         return env.executeAsync(jobName(config.paths()));
     }
 
+    /** Whether the job runs in a MiniCluster in this JVM ({@link JobEnvironment#isLocal}). */
+    public boolean isLocal() {
+        return JobEnvironment.isLocal(env);
+    }
+
     public ModelMetadata model() {
         return model;
     }

@@ -2,9 +2,14 @@ package org.fraudpipe.job.cli;
 
 import java.io.PrintWriter;
 import java.io.UncheckedIOException;
+import java.util.Map;
 import java.util.concurrent.Callable;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.apache.flink.core.execution.JobClient;
 import org.fraudpipe.job.KafkaFeatureJob;
 import org.fraudpipe.job.config.JobConfig;
+import org.fraudpipe.job.config.JobOption;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
@@ -27,7 +32,22 @@ import picocli.CommandLine.Command;
         })
 public final class JobCommand implements Callable<Integer> {
 
+    static final String SPLIT = "--split";
+
     @CommandLine.Spec CommandLine.Model.CommandSpec spec;
+
+    @CommandLine.Option(
+            names = SPLIT,
+            description =
+                    "Run both paths as two jobs on this machine, as the split deployment runs them"
+                            + " on a cluster: the decision job (--paths decisions: scores at"
+                            + " arrival; heap state, checkpoints every 30s, transactional ids"
+                            + " <prefix>-decisions) in a JVM of its own, the window job (--paths"
+                            + " windows) in this one at a lower CPU priority (nice 10), so that"
+                            + " window-close bursts and the window job's checkpoints do not hold"
+                            + " the decisions back. Local runs only; on a cluster submit the two"
+                            + " jobs (docs/DEPLOY.md, Two jobs).")
+    boolean split;
 
     /**
      * A command line with the job's options, for {@code ./fraud job} and the cluster entry point.
@@ -40,26 +60,106 @@ public final class JobCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        JobConfig config;
-        try {
-            config = JobOptions.read(spec.commandLine().getParseResult());
-        } catch (IllegalArgumentException | UncheckedIOException e) {
-            // A bad value or an unreadable --config: a usage error, in one line (exit code 2).
-            throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage(), e);
+        // A decision job started by --split ends with the command that started it.
+        LocalSplit.haltWithParent();
+        JobConfig config = read(Map.of());
+        if (split) {
+            return runSplit(config);
         }
-        KafkaFeatureJob job;
-        try {
-            job = KafkaFeatureJob.prepare(config);
-        } catch (IllegalArgumentException | IllegalStateException e) {
-            // What the start-up checks found (model, archive, Kafka, registry): their messages
-            // name the problem and the fix; a stack trace would only bury them.
-            PrintWriter err = spec.commandLine().getErr();
-            err.println("job: cannot start: " + e.getMessage());
-            err.flush();
+        KafkaFeatureJob job = prepare(config);
+        if (job == null) {
             return 1;
         }
         System.out.println(job.describe());
         job.execute();
+        return 0;
+    }
+
+    /** The given options, with {@code overrides}; a bad value is a usage error. */
+    private JobConfig read(Map<String, String> overrides) {
+        try {
+            return JobOptions.read(spec.commandLine().getParseResult(), overrides);
+        } catch (IllegalArgumentException | UncheckedIOException e) {
+            // A bad value or an unreadable --config: a usage error, in one line (exit code 2).
+            throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage(), e);
+        }
+    }
+
+    /** The job, checked and built; null (with the reason printed) if it cannot start. */
+    private KafkaFeatureJob prepare(JobConfig config) {
+        try {
+            return KafkaFeatureJob.prepare(config);
+        } catch (IllegalArgumentException | IllegalStateException e) {
+            // What the start-up checks found (model, archive, Kafka, registry): their messages
+            // name the problem and the fix; a stack trace would only bury them.
+            fail("cannot start: " + e.getMessage());
+            return null;
+        }
+    }
+
+    /** Says why the command stops, in one line. */
+    private void fail(String message) {
+        PrintWriter err = spec.commandLine().getErr();
+        err.println("job: " + message);
+        err.flush();
+    }
+
+    /**
+     * {@link #SPLIT}: the window job here, the decision job in a JVM of its own ({@link
+     * LocalSplit}); when either ends, the other is stopped too.
+     */
+    private int runSplit(JobConfig given) throws Exception {
+        if (given.paths() != JobConfig.Paths.BOTH) {
+            throw new CommandLine.ParameterException(
+                    spec.commandLine(),
+                    SPLIT + " runs both paths, one job each: leave out " + JobOption.PATHS.flag());
+        }
+        read(LocalSplit.decisionOverrides(given)); // the decision job's options, checked here
+        KafkaFeatureJob windows = prepare(read(LocalSplit.windowOverrides()));
+        if (windows == null) {
+            return 1;
+        }
+        if (!windows.isLocal()) {
+            fail(
+                    SPLIT
+                            + " runs both jobs on this machine; on a cluster submit two jobs,"
+                            + " --paths windows and --paths decisions (docs/DEPLOY.md, Two jobs)");
+            return 1;
+        }
+        Process decisions =
+                LocalSplit.startDecisionJvm(
+                        LocalSplit.decisionArguments(
+                                LocalSplit.given(spec.commandLine().getParseResult()),
+                                LocalSplit.decisionOverrides(given)));
+        Runtime.getRuntime().addShutdownHook(new Thread(decisions::destroy));
+        System.out.println(
+                "job: the decision job runs in a JVM of its own (pid "
+                        + decisions.pid()
+                        + "), the window job in this one (pid "
+                        + ProcessHandle.current().pid()
+                        + ")");
+        String notReniced = LocalSplit.reniceThisJvm(LocalSplit.WINDOWS_NICE);
+        if (notReniced != null) {
+            System.out.println(
+                    "job: the window job runs at the decision job's CPU priority ("
+                            + notReniced
+                            + "): a window-close burst may delay decisions");
+        }
+        System.out.println(windows.describe());
+        JobClient client = windows.executeAsync();
+        CompletableFuture.anyOf(client.getJobExecutionResult(), decisions.onExit()).join();
+        if (!decisions.isAlive()) {
+            client.cancel().get();
+            fail(
+                    "the decision job (pid "
+                            + decisions.pid()
+                            + ") ended with exit code "
+                            + decisions.exitValue()
+                            + " (its output is above): the window job was cancelled too");
+            return 1;
+        }
+        decisions.destroy();
+        decisions.waitFor(30, TimeUnit.SECONDS);
         return 0;
     }
 }

@@ -124,6 +124,14 @@ public final class JobOptions {
 
     /** The validated configuration given on the command line (and in {@code --config}). */
     public static JobConfig read(ParseResult parsed) {
+        return read(parsed, Map.of());
+    }
+
+    /**
+     * As {@link #read(ParseResult)}, with {@code overrides} (by job option key) over what was
+     * given: one job of a split ({@code ./fraud job --split}).
+     */
+    public static JobConfig read(ParseResult parsed, Map<String, String> overrides) {
         Map<String, String> values = new LinkedHashMap<>();
         Path file = parsed.matchedOptionValue(CONFIG_FILE, null);
         if (file != null) {
@@ -149,6 +157,7 @@ public final class JobOptions {
                     }
                     values.put(JobConfig.KAFKA_PREFIX + k, v);
                 });
+        values.putAll(overrides);
         return JobConfig.of(values);
     }
 

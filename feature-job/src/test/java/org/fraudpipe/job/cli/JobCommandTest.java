@@ -101,4 +101,53 @@ class JobCommandTest {
                 .contains("(11m)")
                 .contains("--checkpoint-interval");
     }
+
+    @Test
+    @DisplayName(
+            "--split: the decision job's command line is what was given, without --split and"
+                    + " with its own paths, transactional ids, state backend and checkpoints")
+    void theDecisionJobOfASplitGetsTheGivenOptionsAndItsOwn() {
+        CommandLine cl = JobCommand.commandLine();
+        CommandLine.ParseResult parsed =
+                cl.parseArgs(
+                        "--split",
+                        "--bootstrap-servers",
+                        "localhost:9",
+                        "--state-backend=rocksdb",
+                        "--checkpoint-interval",
+                        "5s",
+                        "--kafka-property",
+                        "client.rack=r1",
+                        "--transactional-id-prefix",
+                        "tx");
+        java.util.List<String> given = LocalSplit.given(parsed);
+        org.fraudpipe.job.config.JobConfig config = org.fraudpipe.job.cli.JobOptions.read(parsed);
+        java.util.List<String> args =
+                LocalSplit.decisionArguments(given, LocalSplit.decisionOverrides(config));
+        assertThat(args)
+                .containsExactly(
+                        "--bootstrap-servers=localhost:9",
+                        "--kafka-property=client.rack=r1",
+                        "--paths",
+                        "decisions",
+                        "--transactional-id-prefix",
+                        "tx-decisions",
+                        "--state-backend",
+                        "hashmap",
+                        "--checkpoint-interval",
+                        "30s");
+        // and it parses as a decision job
+        org.fraudpipe.job.config.JobConfig decisions =
+                org.fraudpipe.job.cli.JobOptions.read(
+                        JobCommand.commandLine().parseArgs(args.toArray(String[]::new)));
+        assertThat(decisions.paths()).isEqualTo(org.fraudpipe.job.config.JobConfig.Paths.DECISIONS);
+        assertThat(decisions.transactionalIdPrefix()).isEqualTo("tx-decisions");
+    }
+
+    @Test
+    void aSplitWithPathsGivenIsAUsageError() {
+        String[] r = run("--split", "--paths", "windows");
+        assertThat(r[0]).isEqualTo("2");
+        assertThat(r[1]).contains("--split runs both paths").contains("--paths");
+    }
 }

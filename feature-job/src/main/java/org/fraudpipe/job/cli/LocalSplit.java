@@ -1,0 +1,164 @@
+package org.fraudpipe.job.cli;
+
+import java.io.IOException;
+import java.lang.management.ManagementFactory;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.stream.Stream;
+import org.fraudpipe.job.FeatureJob;
+import org.fraudpipe.job.config.JobConfig;
+import org.fraudpipe.job.config.JobOption;
+import picocli.CommandLine;
+
+/**
+ * {@code ./fraud job --split}: both paths as two jobs on this machine, as the split deployment runs
+ * them on a cluster (docs/DEPLOY.md, "Two jobs"). The decision job ({@code --paths decisions}) runs
+ * in a JVM of its own, a child of this one, started with this JVM's Java, classpath and JVM options
+ * and the same job options, except its own: the heap state backend, checkpoints every {@value
+ * #DECISION_CHECKPOINT_INTERVAL}, transactional ids {@code <prefix>-decisions}. The window job
+ * ({@code --paths windows}) runs here, its threads at nice {@value #WINDOWS_NICE}, so that the
+ * kernel gives the decision job the cores first, as a cluster gives it TaskManagers of its own.
+ *
+ * <p>Invariants: the child never outlives this JVM (it halts when this process is gone: {@link
+ * #PARENT_PID}); when either job ends, the other is stopped too; the two jobs never share
+ * transactional ids.
+ */
+final class LocalSplit {
+
+    /** The system property naming the process a decision job's JVM halts with. */
+    static final String PARENT_PID = "fraud.parent.pid";
+
+    static final String DECISION_CHECKPOINT_INTERVAL = "30s";
+
+    static final int WINDOWS_NICE = 10;
+
+    /**
+     * The options the decision job sets for itself; given ones are left out of its command line.
+     */
+    static final Set<String> DECISION_OWN =
+            Set.of(
+                    JobOption.PATHS.flag(),
+                    JobOption.TRANSACTIONAL_ID_PREFIX.flag(),
+                    JobOption.STATE_BACKEND.flag(),
+                    JobOption.CHECKPOINT_INTERVAL.flag());
+
+    private LocalSplit() {}
+
+    /** The window job's overrides of the given options. */
+    static Map<String, String> windowOverrides() {
+        return Map.of(JobOption.PATHS.key(), JobConfig.Paths.WINDOWS.name().toLowerCase());
+    }
+
+    /** The decision job's overrides of the given options, with {@code config}'s prefix. */
+    static Map<String, String> decisionOverrides(JobConfig config) {
+        Map<String, String> m = new LinkedHashMap<>();
+        m.put(JobOption.PATHS.key(), JobConfig.Paths.DECISIONS.name().toLowerCase());
+        m.put(
+                JobOption.TRANSACTIONAL_ID_PREFIX.key(),
+                config.transactionalIdPrefix() + "-decisions");
+        m.put(JobOption.STATE_BACKEND.key(), "hashmap");
+        m.put(JobOption.CHECKPOINT_INTERVAL.key(), DECISION_CHECKPOINT_INTERVAL);
+        return m;
+    }
+
+    /**
+     * This command's options as given ({@code --name=value}, one per value; a flag as {@code
+     * --name}), in the order parsed.
+     */
+    static List<String> given(CommandLine.ParseResult parsed) {
+        List<String> out = new ArrayList<>();
+        for (CommandLine.Model.OptionSpec o : parsed.matchedOptions()) {
+            if (o.arity().max() == 0) {
+                out.add(o.longestName());
+            } else {
+                for (String v : o.originalStringValues()) {
+                    out.add(o.longestName() + "=" + v);
+                }
+            }
+        }
+        return out;
+    }
+
+    /**
+     * The decision job's command line: {@code given} ({@link #given}) without {@code --split} and
+     * without the options it sets itself, then those ({@code overrides}, by job option key).
+     */
+    static List<String> decisionArguments(List<String> given, Map<String, String> overrides) {
+        List<String> out = new ArrayList<>();
+        for (String a : given) {
+            String name = a.contains("=") ? a.substring(0, a.indexOf('=')) : a;
+            if (!name.equals(JobCommand.SPLIT) && !DECISION_OWN.contains(name)) {
+                out.add(a);
+            }
+        }
+        overrides.forEach(
+                (k, v) -> {
+                    out.add("--" + k);
+                    out.add(v);
+                });
+        return out;
+    }
+
+    /** Starts the decision job's JVM with {@code arguments}; its output goes to this one's. */
+    static Process startDecisionJvm(List<String> arguments) throws IOException {
+        List<String> command = new ArrayList<>();
+        command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        for (String option : ManagementFactory.getRuntimeMXBean().getInputArguments()) {
+            if (!option.startsWith("-D" + PARENT_PID + "=")
+                    && !option.startsWith("-agentlib:jdwp")) {
+                command.add(option);
+            }
+        }
+        command.add("-D" + PARENT_PID + "=" + ProcessHandle.current().pid());
+        command.add("-cp");
+        command.add(System.getProperty("java.class.path"));
+        command.add(FeatureJob.class.getName());
+        command.addAll(arguments);
+        return new ProcessBuilder(command).inheritIO().start();
+    }
+
+    /**
+     * Gives every thread of this JVM the nice value {@code nice} (Linux schedules threads, and a
+     * thread started later inherits its starter's); false, with the reason, where that is not
+     * possible (no {@code renice}, another OS).
+     */
+    static String reniceThisJvm(int nice) {
+        Path tasks = Path.of("/proc/self/task");
+        if (!Files.isDirectory(tasks)) {
+            return "no /proc/self/task (not Linux)";
+        }
+        List<String> command = new ArrayList<>(List.of("renice", "-n", Integer.toString(nice)));
+        command.add("-p");
+        try (Stream<Path> s = Files.list(tasks)) {
+            s.forEach(t -> command.add(t.getFileName().toString()));
+            Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
+            String out = new String(p.getInputStream().readAllBytes());
+            return p.waitFor() == 0 ? null : "renice failed: " + out.strip();
+        } catch (IOException e) {
+            return "renice not run: " + e.getMessage();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return "interrupted";
+        }
+    }
+
+    /**
+     * In a decision job's JVM started by {@link #startDecisionJvm}: halts this JVM when the process
+     * that started it is gone, even after a {@code kill -9} of it, so no job outlives its command.
+     */
+    static void haltWithParent() {
+        String pid = System.getProperty(PARENT_PID);
+        if (pid == null || pid.isBlank()) {
+            return;
+        }
+        ProcessHandle.of(Long.parseLong(pid.trim()))
+                .ifPresentOrElse(
+                        parent -> parent.onExit().thenRun(() -> Runtime.getRuntime().halt(3)),
+                        () -> Runtime.getRuntime().halt(3));
+    }
+}
