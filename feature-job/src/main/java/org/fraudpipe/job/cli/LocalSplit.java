@@ -28,7 +28,7 @@ import picocli.CommandLine;
  * #PARENT_PID}); when either job ends, the other is stopped too; the two jobs never share
  * transactional ids.
  */
-final class LocalSplit {
+public final class LocalSplit {
 
     /** The system property naming the process a decision job's JVM halts with. */
     static final String PARENT_PID = "fraud.parent.pid";
@@ -124,10 +124,10 @@ final class LocalSplit {
 
     /**
      * Gives every thread of this JVM the nice value {@code nice} (Linux schedules threads, and a
-     * thread started later inherits its starter's); false, with the reason, where that is not
-     * possible (no {@code renice}, another OS).
+     * thread started later inherits its starter's). Returns null when done, else why it could not
+     * be (no {@code renice}, another OS).
      */
-    static String reniceThisJvm(int nice) {
+    public static String reniceThisJvm(int nice) {
         Path tasks = Path.of("/proc/self/task");
         if (!Files.isDirectory(tasks)) {
             return "no /proc/self/task (not Linux)";

@@ -10,7 +10,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.Stream;
 import org.fraudpipe.bench.probe.ParentWatch;
 import org.fraudpipe.bench.probe.RunProbe;
 
@@ -131,22 +130,5 @@ final class DecisionJvm {
         Map<String, Object> result =
                 new ObjectMapper().readValue(dir.resolve("result.json").toFile(), Map.class);
         return result;
-    }
-
-    /**
-     * Gives every thread of this JVM the nice value {@code nice} (Linux schedules threads, so each
-     * gets it; threads started later inherit it from the thread that starts them).
-     */
-    static void reniceThisJvm(int nice) throws IOException, InterruptedException {
-        List<String> command =
-                new ArrayList<>(List.of("renice", "-n", Integer.toString(nice), "-p"));
-        try (Stream<Path> tasks = Files.list(Path.of("/proc/self/task"))) {
-            tasks.forEach(t -> command.add(t.getFileName().toString()));
-        }
-        Process renice = new ProcessBuilder(command).redirectErrorStream(true).start();
-        String out = new String(renice.getInputStream().readAllBytes());
-        if (renice.waitFor() != 0) {
-            throw new IllegalStateException("renice failed: " + out);
-        }
     }
 }

@@ -142,7 +142,10 @@ public final class OursRunner {
                                         ? List.of()
                                         : List.of(decisionJvmOptions.trim().split("\\s+")));
         if (decisionJvm != null && windowsNice != 0) {
-            DecisionJvm.reniceThisJvm(windowsNice);
+            String notReniced = org.fraudpipe.job.cli.LocalSplit.reniceThisJvm(windowsNice);
+            if (notReniced != null) {
+                throw new IllegalStateException("--windows-nice: " + notReniced);
+            }
         }
         // This JVM's own REST endpoint (not in the overrides the decision JVM gets too).
         RestCheckpoints rest = RestCheckpoints.onFreePort();
