@@ -49,9 +49,9 @@ import org.fraudpipe.job.window.FeatureWindowSpec;
  * state-backend=hashmap;checkpoint-interval=30s}) and windows-nice (0: with a split, the window
  * job's threads run at this nice value, so that the kernel gives the decision job the cores first:
  * what a cluster's CPU shares or own cores give it) and decision-jvm-options (with a split, JVM
- * options of the decision job's JVM after this one's, e.g. its collector); every other option is a
- * job option, as for {@code ./fraud job} ({@code --state-backend hashmap}, {@code --topic.features
- * NAME}, ...).
+ * options of the decision job's JVM after this one's; default: those of {@code ./fraud job
+ * --split}, {@code LocalSplit.DECISION_JVM_OPTIONS}); every other option is a job option, as for
+ * {@code ./fraud job} ({@code --state-backend hashmap}, {@code --topic.features NAME}, ...).
  *
  * <p>Live-paced runs add live-file (the probe's samples, for the harness), stop-file (the harness
  * ends the run early by creating it) and measure-file: when the harness creates it, at the first
@@ -99,7 +99,11 @@ public final class OursRunner {
         boolean split = Boolean.parseBoolean(args.get("split", "false"));
         String decisionOptions = args.get("decisions", "");
         int windowsNice = args.intValue("windows-nice", 0);
-        String decisionJvmOptions = args.get("decision-jvm-options", "");
+        // By default the decision JVM's options of ./fraud job --split (a short GC pause goal).
+        String decisionJvmOptions =
+                args.get(
+                        "decision-jvm-options",
+                        String.join(" ", org.fraudpipe.job.cli.LocalSplit.DECISION_JVM_OPTIONS));
         Map<String, String> options = args.unread();
         JobConfig config = JobConfig.of(split ? pathsOf(options, "windows", "") : options);
         if (perTransaction && !score) {
