@@ -34,6 +34,10 @@ public final class JobCommand implements Callable<Integer> {
 
     static final String SPLIT = "--split";
 
+    /** This command's own options of a split, not the jobs'. */
+    static final java.util.Set<String> SPLIT_OPTIONS =
+            java.util.Set.of(SPLIT, "--split-windows-nice");
+
     @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
     @CommandLine.Option(
@@ -48,6 +52,15 @@ public final class JobCommand implements Callable<Integer> {
                             + " the decisions back. Local runs only; on a cluster submit the two"
                             + " jobs (docs/DEPLOY.md, Two jobs).")
     boolean split;
+
+    @CommandLine.Option(
+            names = "--split-windows-nice",
+            paramLabel = "N",
+            defaultValue = "" + LocalSplit.WINDOWS_NICE,
+            description =
+                    "With --split: the nice value of the window job's threads (0 leaves them at the"
+                            + " decision job's priority; default: ${DEFAULT-VALUE}).")
+    int splitWindowsNice;
 
     /**
      * A command line with the job's options, for {@code ./fraud job} and the cluster entry point.
@@ -138,7 +151,8 @@ public final class JobCommand implements Callable<Integer> {
                         + "), the window job in this one (pid "
                         + ProcessHandle.current().pid()
                         + ")");
-        String notReniced = LocalSplit.reniceThisJvm(LocalSplit.WINDOWS_NICE);
+        String notReniced =
+                splitWindowsNice == 0 ? null : LocalSplit.reniceThisJvm(splitWindowsNice);
         if (notReniced != null) {
             System.out.println(
                     "job: the window job runs at the decision job's CPU priority ("

@@ -35,6 +35,7 @@ public final class LocalSplit {
 
     static final String DECISION_CHECKPOINT_INTERVAL = "30s";
 
+    /** The window job's nice value by default ({@code --split-windows-nice}). */
     static final int WINDOWS_NICE = 10;
 
     /**
@@ -100,7 +101,7 @@ public final class LocalSplit {
         List<String> out = new ArrayList<>();
         for (String a : given) {
             String name = a.contains("=") ? a.substring(0, a.indexOf('=')) : a;
-            if (!name.equals(JobCommand.SPLIT) && !DECISION_OWN.contains(name)) {
+            if (!JobCommand.SPLIT_OPTIONS.contains(name) && !DECISION_OWN.contains(name)) {
                 out.add(a);
             }
         }

@@ -1,0 +1,231 @@
+package org.fraudpipe.job.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.fraudpipe.job.testing.Await;
+import org.fraudpipe.local.BrokerRuntime;
+import org.fraudpipe.local.LocalKafka;
+import org.fraudpipe.schemas.Topic;
+import org.fraudpipe.schemas.avro.Transaction;
+import org.fraudpipe.schemas.wire.ConfluentAvroCodec;
+import org.fraudpipe.schemas.wire.TopicSerdes;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code ./fraud job --split} end to end, on a real broker and schema registry: the command runs
+ * the window job in this JVM and the decision job in a JVM of its own (with its own options and GC
+ * goal); both answer (the decision job scores every transaction, the window job routes the dead
+ * letter); when the decision job's JVM dies, the command cancels the window job and exits 1 naming
+ * it. The window job's threads are left at their priority here ({@code --split-windows-nice 0}):
+ * the rest of this JVM's tests would run reniced otherwise.
+ */
+class LocalSplitIT {
+
+    private static final Duration TIMEOUT = Duration.ofMinutes(2);
+
+    @TempDir Path dir;
+
+    @Test
+    @DisplayName(
+            "--split: both jobs run (the decision job in a JVM of its own) and the command ends,"
+                    + " exit 1, when the decision job does")
+    void bothJobsRunAndTheCommandEndsWhenTheDecisionJobDoes() throws Exception {
+        try (LocalKafka kafka =
+                LocalKafka.start(
+                        LocalKafka.Settings.tiedToThisJvm(dir.resolve("kafka"), 2),
+                        BrokerRuntime.fromSystemProperty())) {
+            StringWriter err = new StringWriter();
+            ExecutorService executor = Executors.newSingleThreadExecutor();
+            Future<Integer> exit =
+                    executor.submit(
+                            () -> {
+                                picocli.CommandLine cl = JobCommand.commandLine();
+                                cl.setErr(new PrintWriter(err, true));
+                                return cl.execute(
+                                        "--split",
+                                        "--split-windows-nice",
+                                        "0",
+                                        "--bootstrap-servers",
+                                        kafka.bootstrapServers(),
+                                        "--schema-registry-url",
+                                        kafka.schemaRegistryUrl(),
+                                        "--checkpoint-dir",
+                                        dir.resolve("checkpoints").toUri().toString(),
+                                        "--archive-dir",
+                                        "none",
+                                        "--parallelism",
+                                        "1",
+                                        "--idleness",
+                                        "30m");
+                            });
+            try {
+                ProcessHandle decisionJvm = awaitDecisionJvm(exit);
+                List<String> args = arguments(decisionJvm);
+                assertThat(args)
+                        .contains(FeatureJobMain.NAME, "-XX:MaxGCPauseMillis=10")
+                        .containsSequence("--paths", "decisions")
+                        .containsSequence("--state-backend", "hashmap")
+                        .doesNotContain("--split");
+
+                int transactions = 20;
+                publish(kafka, transactions);
+                Await.until(
+                        "the decision job's score of every transaction",
+                        TIMEOUT,
+                        () -> count(kafka, Topic.TRANSACTION_SCORES) >= transactions);
+                Await.until(
+                        "the window job's dead letter (read uncommitted: its transaction is open)",
+                        TIMEOUT,
+                        () -> count(kafka, Topic.DEAD_LETTERS) == 1);
+
+                decisionJvm.destroyForcibly();
+                assertThat(exit.get(TIMEOUT.toSeconds(), TimeUnit.SECONDS)).isEqualTo(1);
+                assertThat(err.toString())
+                        .contains("the decision job (pid " + decisionJvm.pid() + ") ended")
+                        .contains("the window job was cancelled too");
+            } finally {
+                ProcessHandle.current()
+                        .children()
+                        .filter(LocalSplitIT::isDecisionJvm)
+                        .forEach(ProcessHandle::destroyForcibly);
+                executor.shutdownNow();
+            }
+        }
+    }
+
+    /** The main class of the decision job's JVM. */
+    private static final class FeatureJobMain {
+        static final String NAME = org.fraudpipe.job.FeatureJob.class.getName();
+    }
+
+    private static boolean isDecisionJvm(ProcessHandle p) {
+        return arguments(p).contains(FeatureJobMain.NAME);
+    }
+
+    /**
+     * The command line of {@code p}, from {@code /proc} ({@link ProcessHandle.Info#arguments} gives
+     * nothing for a command line as long as a JVM's with its classpath).
+     */
+    private static List<String> arguments(ProcessHandle p) {
+        try {
+            byte[] raw =
+                    java.nio.file.Files.readAllBytes(Path.of("/proc", "" + p.pid(), "cmdline"));
+            return List.of(new String(raw, StandardCharsets.UTF_8).split("\u0000"));
+        } catch (java.io.IOException gone) {
+            return List.of();
+        }
+    }
+
+    /** The decision job's JVM, a child of this one, once started. */
+    private static ProcessHandle awaitDecisionJvm(Future<Integer> exit) {
+        ProcessHandle[] found = new ProcessHandle[1];
+        Await.until(
+                "the decision job's JVM",
+                TIMEOUT,
+                () -> {
+                    assertThat(exit.isDone()).as("the command ended early").isFalse();
+                    found[0] =
+                            ProcessHandle.current()
+                                    .children()
+                                    .filter(LocalSplitIT::isDecisionJvm)
+                                    .findFirst()
+                                    .orElse(null);
+                    return found[0] != null;
+                });
+        return found[0];
+    }
+
+    /** {@code n} valid transactions of recent event time and one record that is not Avro. */
+    private static void publish(LocalKafka kafka, int n) throws Exception {
+        ConfluentAvroCodec<Transaction> codec =
+                TopicSerdes.forRegistry(kafka.schemaRegistryUrl())
+                        .valueCodec(
+                                Topic.TRANSACTIONS,
+                                Topic.TRANSACTIONS.defaultName(),
+                                Transaction.class);
+        Properties p = new Properties();
+        p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers());
+        p.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class.getName());
+        p.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class.getName());
+        Instant now = Instant.now();
+        try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(p)) {
+            for (int i = 0; i < n; i++) {
+                Transaction tx =
+                        Transaction.newBuilder()
+                                .setTransactionId("split-" + i)
+                                .setUserId("u" + (i % 4))
+                                .setAmountMinor(100 + i)
+                                .setCurrency("EUR")
+                                .setMerchantId("m" + (i % 3))
+                                .setDeviceId("d" + (i % 2))
+                                .setCountry("DE")
+                                .setEventTime(now.minusSeconds(n - i))
+                                .build();
+                producer.send(
+                        new ProducerRecord<>(
+                                Topic.TRANSACTIONS.defaultName(),
+                                tx.getUserId().getBytes(StandardCharsets.UTF_8),
+                                codec.encode(tx)));
+            }
+            producer.send(
+                    new ProducerRecord<>(
+                            Topic.TRANSACTIONS.defaultName(),
+                            "u0".getBytes(StandardCharsets.UTF_8),
+                            "not avro".getBytes(StandardCharsets.UTF_8)));
+            producer.flush();
+        }
+    }
+
+    /** Records in {@code topic} (its default name), read uncommitted from the beginning. */
+    private static long count(LocalKafka kafka, Topic topic) {
+        Properties p = new Properties();
+        p.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers());
+        p.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class.getName());
+        p.put(
+                ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG,
+                ByteArrayDeserializer.class.getName());
+        p.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_uncommitted");
+        try (KafkaConsumer<byte[], byte[]> c = new KafkaConsumer<>(p)) {
+            List<TopicPartition> parts =
+                    c.partitionsFor(topic.defaultName()).stream()
+                            .map(i -> new TopicPartition(i.topic(), i.partition()))
+                            .toList();
+            c.assign(parts);
+            c.seekToBeginning(parts);
+            Map<TopicPartition, Long> end = c.endOffsets(parts);
+            long n = 0;
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+            while (parts.stream().anyMatch(tp -> c.position(tp) < end.get(tp))
+                    && System.nanoTime() < deadline) {
+                for (ConsumerRecord<byte[], byte[]> r : c.poll(Duration.ofMillis(200))) {
+                    n++;
+                }
+            }
+            return n;
+        }
+    }
+}
