@@ -39,6 +39,25 @@ class ReadmeDocumentsEveryOptionTest {
     }
 
     @Test
+    void theJobCommandsOwnOptionsAreInTheConfigurationTable() throws Exception {
+        String readme = readme();
+        for (picocli.CommandLine.Model.OptionSpec option :
+                org.fraudpipe.job.cli.JobCommand.commandLine().getCommandSpec().options()) {
+            String name = option.longestName();
+            boolean jobOption =
+                    java.util.Arrays.stream(JobOption.values())
+                            .anyMatch(o -> o.flag().equals(name));
+            if (option.usageHelp()
+                    || option.versionHelp()
+                    || jobOption
+                    || name.startsWith("--topic.")) {
+                continue; // the job's options and topic names: the tests above and their own row
+            }
+            assertThat(readme).as("README row of %s", name).contains("| `" + name + "` | ");
+        }
+    }
+
+    @Test
     void everyMetricIsInTheMetricsTable() throws Exception {
         String readme = readme();
         for (String metric :
