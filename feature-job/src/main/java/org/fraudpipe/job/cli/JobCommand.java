@@ -5,6 +5,7 @@ import java.io.UncheckedIOException;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.TimeUnit;
 import org.apache.flink.core.execution.JobClient;
 import org.fraudpipe.job.KafkaFeatureJob;
@@ -161,7 +162,24 @@ public final class JobCommand implements Callable<Integer> {
         }
         System.out.println(windows.describe());
         JobClient client = windows.executeAsync();
-        CompletableFuture.anyOf(client.getJobExecutionResult(), decisions.onExit()).join();
+        try {
+            CompletableFuture.anyOf(client.getJobExecutionResult(), decisions.onExit()).join();
+        } catch (CompletionException windowJobFailed) {
+            // The window job failed for good (its restarts exhausted): the decision job goes too.
+            decisions.destroy();
+            decisions.waitFor(30, TimeUnit.SECONDS);
+            Throwable root = windowJobFailed;
+            while (root.getCause() != null) {
+                root = root.getCause();
+            }
+            fail(
+                    "the window job failed ("
+                            + root
+                            + "): the decision job (pid "
+                            + decisions.pid()
+                            + ") was stopped too");
+            return 1;
+        }
         if (!decisions.isAlive()) {
             client.cancel().get();
             fail(
