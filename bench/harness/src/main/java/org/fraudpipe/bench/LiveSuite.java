@@ -541,18 +541,14 @@ final class LiveSuite {
                                 answers,
                                 windows,
                                 total - measureFrom - countRetried(traffic, measureFrom, total),
-                                lastSendWall);
-                // With the seconds that held a checkpoint or a burst marked and set apart.
-                figures.put(
-                        "transactions",
-                        answers.report(
-                                total - measureFrom - countRetried(traffic, measureFrom, total),
+                                lastSendWall,
+                                // the seconds that held a checkpoint or a burst, set apart
                                 stallSeconds(
                                         run,
                                         published.measureStartWallMillis(),
                                         published.lastScheduledSendWallMillis(),
                                         s.window(),
-                                        s.outOfOrderness())));
+                                        s.outOfOrderness()));
                 return new Outcome(figures, answers);
             } finally {
                 txReader.close();
@@ -627,6 +623,36 @@ final class LiveSuite {
             LiveAnswers.Windows windows,
             long expectedMeasured,
             long lastSendWall) {
+        return figures(
+                system,
+                rate,
+                published,
+                samples,
+                run,
+                brokerCpu,
+                answers,
+                windows,
+                expectedMeasured,
+                lastSendWall,
+                Map.of());
+    }
+
+    /**
+     * As above, with the seconds that held a checkpoint or a window-close burst ({@link
+     * #stallSeconds}) marked in the per-transaction report.
+     */
+    static Map<String, Object> figures(
+            String system,
+            long rate,
+            LivePublisher.Result published,
+            List<long[]> samples,
+            Map<String, Object> run,
+            double[] brokerCpu,
+            LiveAnswers.Transactions answers,
+            LiveAnswers.Windows windows,
+            long expectedMeasured,
+            long lastSendWall,
+            Map<Long, String> stalls) {
         Map<String, Object> f = new LinkedHashMap<>();
         f.put("system", system);
         f.put("intendedRate", rate);
@@ -716,7 +742,7 @@ final class LiveSuite {
                         && maxLag / (double) rate <= KEPT_UP_SECONDS;
         f.put("keptUp", keptUp);
 
-        f.put("transactions", answers.report(expectedMeasured));
+        f.put("transactions", answers.report(expectedMeasured, stalls));
         if (run.get("jobTransactionLatencyMeasured") != null) {
             f.put("jobMetricMeasured", run.get("jobTransactionLatencyMeasured"));
             f.put("jobMetricWholeRun", run.get("jobTransactionLatencyWholeRun"));

@@ -515,6 +515,45 @@ class ScoresAtArrivalIT {
     }
 
     /**
+     * The traffic of a split failover case: the records before {@code cut}, then those from it with
+     * what hurts mixed in ({@link #hostile}), and the answers they must get.
+     */
+    private record HostileRun(
+            List<PartitionedTransaction> beforeTheCut,
+            List<PartitionedTransaction> fromTheCut,
+            Map<String, TransactionScore> expected) {
+
+        static HostileRun of(KnownCountTraffic traffic, Instant cut) throws Exception {
+            List<PartitionedTransaction> before = traffic.before(cut);
+            List<PartitionedTransaction> from = hostile(traffic, cut);
+            List<PartitionedTransaction> all = new ArrayList<>(before);
+            all.addAll(from);
+            return new HostileRun(
+                    before, from, ScoresAtArrivalIT.expected(all, Set.of(HOURS_LATE_ID)));
+        }
+
+        /** Every record, in production order. */
+        List<PartitionedTransaction> all() {
+            List<PartitionedTransaction> all = new ArrayList<>(beforeTheCut);
+            all.addAll(fromTheCut);
+            return all;
+        }
+
+        /**
+         * Sends the records before the cut, waits until the decision job answered them and its
+         * keyed operator's watermark is past their first eviction (so the hours-late record is
+         * judged against it, also after a restore from the next checkpoint).
+         */
+        void sendBeforeTheCut(TransactionProducer producer, JobDeployment d, RunningJob decisions)
+                throws Exception {
+            producer.sendAll(beforeTheCut);
+            d.awaitCommitted(
+                    Topic.TRANSACTION_SCORES, TransactionScore.class, beforeTheCut.size(), TIMEOUT);
+            awaitTrailingWatermarkPast(decisions, START.plus(Duration.ofMinutes(15)));
+        }
+    }
+
+    /**
      * Waits until every subtask of the decision path's keyed operator has seen a watermark past the
      * first transactions' eviction, so the hours-late one is judged against it (and, after a
      * restore, against the highest watermark in the checkpoint taken after this).
@@ -575,21 +614,17 @@ class ScoresAtArrivalIT {
                                 .withSinks(s -> FailBeforeTransactionScoresSink.wrap(s, name))
                                 .start());
         JobDeployment d = split.decisions();
-        List<PartitionedTransaction> before = traffic.before(cut);
-        List<PartitionedTransaction> all = new ArrayList<>(before);
-        all.addAll(hostile(traffic, cut));
-        Map<String, TransactionScore> expected = expected(all, Set.of(HOURS_LATE_ID));
+        HostileRun run = HostileRun.of(traffic, cut);
+        Map<String, TransactionScore> expected = run.expected();
+        List<PartitionedTransaction> all = run.all();
         try (TransactionProducer producer = d.producer()) {
-            producer.sendAll(before);
-            d.awaitCommitted(
-                    Topic.TRANSACTION_SCORES, TransactionScore.class, before.size(), TIMEOUT);
-            awaitTrailingWatermarkPast(decisions, START.plus(Duration.ofMinutes(15)));
+            run.sendBeforeTheCut(producer, d, decisions);
             decisions.awaitNewCheckpoint(TIMEOUT);
 
             // Late, repeated and hours-late records flow while the decision job fails and
             // replays from that checkpoint.
             failure.arm();
-            producer.sendAll(hostile(traffic, cut));
+            producer.sendAll(run.fromTheCut());
             failure.awaitTripped(TIMEOUT);
             awaitEveryIdAnswered(d, expected.size());
             assertThat(decisions.restarts()).as("decision job restarts").isPositive();
@@ -627,19 +662,15 @@ class ScoresAtArrivalIT {
                                 .start());
         RunningJob decisions = new RunningJob(cluster, split.decisions().start());
         JobDeployment d = split.decisions();
-        List<PartitionedTransaction> before = traffic.before(cut);
-        List<PartitionedTransaction> all = new ArrayList<>(before);
-        all.addAll(hostile(traffic, cut));
-        Map<String, TransactionScore> expected = expected(all, Set.of(HOURS_LATE_ID));
+        HostileRun run = HostileRun.of(traffic, cut);
+        Map<String, TransactionScore> expected = run.expected();
+        List<PartitionedTransaction> all = run.all();
         try (TransactionProducer producer = d.producer()) {
-            producer.sendAll(before);
-            d.awaitCommitted(
-                    Topic.TRANSACTION_SCORES, TransactionScore.class, before.size(), TIMEOUT);
-            awaitTrailingWatermarkPast(decisions, START.plus(Duration.ofMinutes(15)));
+            run.sendBeforeTheCut(producer, d, decisions);
             windows.awaitNewCheckpoint(TIMEOUT);
             // Late, repeated and hours-late records flow while the window job fails.
             failure.arm();
-            producer.sendAll(hostile(traffic, cut));
+            producer.sendAll(run.fromTheCut());
             failure.awaitTripped(TIMEOUT);
             failure.release();
             List<TransactionScore> written =
