@@ -14,6 +14,8 @@ import org.fraudpipe.schemas.Topic;
 import org.fraudpipe.schemas.avro.Transaction;
 import org.fraudpipe.schemas.wire.ConfluentAvroCodec;
 import org.fraudpipe.schemas.wire.TopicSerdes;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Reads the transactions topic: Confluent-framed Avro, decoded with writer/reader schema
@@ -35,6 +37,8 @@ public final class KafkaTransactionDeserializer
     private final java.util.HashMap<String, String> registryConfig;
     private final String topicName;
     private final RecordIngestor ingestor;
+    private static final Logger LOG = LoggerFactory.getLogger(KafkaTransactionDeserializer.class);
+
     private transient ConfluentAvroCodec<Transaction> codec;
 
     public KafkaTransactionDeserializer(
@@ -51,6 +55,16 @@ public final class KafkaTransactionDeserializer
         codec =
                 TopicSerdes.forRegistry(registryConfig)
                         .valueCodec(Topic.TRANSACTIONS, topicName, Transaction.class);
+        try {
+            codec.prepareLatest(); // the registry round trip here, not on the first record
+        } catch (RuntimeException e) {
+            // Only a head start: the first record of each schema id asks the registry anyway.
+            LOG.warn(
+                    "could not resolve the latest schema of {} ahead of its records ({}); the"
+                            + " first record asks the registry",
+                    codec.subject(),
+                    e.toString());
+        }
     }
 
     @Override

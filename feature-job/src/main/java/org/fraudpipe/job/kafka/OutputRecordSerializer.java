@@ -64,8 +64,13 @@ public final class OutputRecordSerializer<T extends SpecificRecord>
             SerializationSchema.InitializationContext context, KafkaSinkContext sinkContext) {
         TopicSerdes serdes = TopicSerdes.forRegistry(registryConfig);
         valueCodec = serdes.valueCodec(topic, topicName, valueClass);
+        // The registry round trip (register or look up the writer schema) here, not in the first
+        // record's serialize, where a fresh job's first scores at arrival waited for it on the task
+        // thread; a registry that refuses the schema fails the sink's start, not its first write.
+        valueCodec.writerSchemaId();
         if (topic.keyFormat() == Topic.KeyFormat.WINDOW_KEY) {
             keyCodec = serdes.windowKeyCodec(topic, topicName);
+            keyCodec.writerSchemaId();
         }
     }
 

@@ -21,8 +21,10 @@ import org.apache.avro.specific.SpecificRecord;
 import org.fraudpipe.schemas.avro.DeadLetterReason;
 import org.fraudpipe.schemas.registry.AvroCompatibility;
 import org.fraudpipe.schemas.registry.NotAvroSchemaException;
+import org.fraudpipe.schemas.registry.RegisteredSchema;
 import org.fraudpipe.schemas.registry.SchemaNotFoundException;
 import org.fraudpipe.schemas.registry.SchemaRegistryClient;
+import org.fraudpipe.schemas.registry.SubjectNotFoundException;
 
 /**
  * Encodes and decodes one generated Avro class in the Confluent {@link WireFormat} for one subject.
@@ -199,6 +201,27 @@ public final class ConfluentAvroCodec<T extends SpecificRecord> {
                     null);
         }
         return record;
+    }
+
+    /**
+     * Resolves the subject's latest version now, the writer schema its records most likely name,
+     * and makes this thread's reader for it: the first record then decodes without a registry round
+     * trip (a fresh job's first records waited for it). Nothing to do for a subject without
+     * versions; a latest version the class cannot read is left to {@link #decode} to report.
+     *
+     * @throws org.fraudpipe.schemas.registry.SchemaRegistryException if the registry cannot be
+     *     asked
+     */
+    public void prepareLatest() {
+        RegisteredSchema latest;
+        try {
+            latest = registry.latestSchema(subject);
+        } catch (SubjectNotFoundException nothingYet) {
+            return;
+        }
+        if (resolve(latest.id()).incompatibility() == null) {
+            reader(workspaces.get(), latest.id());
+        }
     }
 
     /** The thread's reader for writer schema {@code id}; remembered as the thread's last one. */

@@ -109,6 +109,26 @@ class ConfluentAvroCodecTest {
     }
 
     @Test
+    void preparingTheLatestVersionLeavesTheFirstRecordNothingToAskTheRegistry() {
+        ConfluentAvroCodec<Transaction> producer =
+                new ConfluentAvroCodec<>(registry, "transactions-value", Transaction.class);
+        CountingRegistry counting = new CountingRegistry(registry, 0);
+        ConfluentAvroCodec<Transaction> consumer =
+                new ConfluentAvroCodec<>(counting, "transactions-value", Transaction.class);
+        consumer.prepareLatest(); // a subject without versions: nothing to prepare, no failure
+        assertThat(counting.lookups).hasValue(0);
+        byte[] framed = producer.encode(SampleRecords.transaction("tx-1"));
+
+        consumer.prepareLatest();
+        int prepared = counting.lookups.get();
+        Transaction tx = consumer.decode(framed);
+
+        assertThat(prepared).as("the registry asked while preparing").isEqualTo(1);
+        assertThat(counting.lookups).as("and not again by the first record").hasValue(1);
+        assertThat(tx).isEqualTo(SampleRecords.transaction("tx-1"));
+    }
+
+    @Test
     void nullIsNotConfluentFramed() {
         assertThatThrownBy(() -> transactions().decode(null))
                 .isInstanceOfSatisfying(
