@@ -11,6 +11,7 @@ import org.apache.flink.core.execution.JobClient;
 import org.fraudpipe.job.KafkaFeatureJob;
 import org.fraudpipe.job.config.JobConfig;
 import org.fraudpipe.job.config.JobOption;
+import org.fraudpipe.job.topology.JobEnvironment;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
@@ -43,6 +44,7 @@ public final class JobCommand implements Callable<Integer> {
 
     @CommandLine.Option(
             names = SPLIT,
+            negatable = true,
             description =
                     "Run both paths as two jobs on this machine, as the split deployment runs them"
                             + " on a cluster: the decision job (--paths decisions: scores at"
@@ -50,9 +52,11 @@ public final class JobCommand implements Callable<Integer> {
                             + " <prefix>-decisions) in a JVM of its own, the window job (--paths"
                             + " windows) in this one at a lower CPU priority (nice 10), so that"
                             + " window-close bursts and the window job's checkpoints do not hold"
-                            + " the decisions back. Local runs only; on a cluster submit the two"
+                            + " the decisions back. The default when the job runs locally with"
+                            + " both paths; --no-split runs them as one job. Submitted to a"
+                            + " cluster (flink run) the command runs one job: submit the two"
                             + " jobs (docs/DEPLOY.md, Two jobs).")
-    boolean split;
+    Boolean split; // null: not given
 
     @CommandLine.Option(
             names = "--split-windows-nice",
@@ -74,10 +78,10 @@ public final class JobCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        // A decision job started by --split ends with the command that started it.
+        // A decision job started by a split ends with the command that started it.
         LocalSplit.haltWithParent();
         JobConfig config = read(Map.of());
-        if (split) {
+        if (splits(split, config.paths(), JobEnvironment.runsLocally())) {
             return runSplit(config);
         }
         KafkaFeatureJob job = prepare(config);
@@ -87,6 +91,15 @@ public final class JobCommand implements Callable<Integer> {
         System.out.println(job.describe());
         job.execute();
         return 0;
+    }
+
+    /**
+     * Whether the command runs the two paths as two jobs: as {@code --split}/{@code --no-split} say
+     * ({@code given}, null when neither was), else when both paths run locally (under {@code flink
+     * run} a cluster runs the two jobs as two submissions).
+     */
+    static boolean splits(Boolean given, JobConfig.Paths paths, boolean local) {
+        return given != null ? given : paths == JobConfig.Paths.BOTH && local;
     }
 
     /** The given options, with {@code overrides}; a bad value is a usage error. */

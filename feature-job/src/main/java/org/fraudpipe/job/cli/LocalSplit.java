@@ -33,10 +33,11 @@ public final class LocalSplit {
     /** The system property naming the process a decision job's JVM halts with. */
     static final String PARENT_PID = "fraud.parent.pid";
 
-    static final String DECISION_CHECKPOINT_INTERVAL = "30s";
+    /** The decision job's checkpoint interval: its state is small, on the heap. */
+    public static final String DECISION_CHECKPOINT_INTERVAL = "30s";
 
     /** The window job's nice value by default ({@code --split-windows-nice}). */
-    static final int WINDOWS_NICE = 10;
+    public static final int WINDOWS_NICE = 10;
 
     /**
      * JVM options of the decision job's JVM, after this one's: a short G1 pause goal. Its state
@@ -59,12 +60,12 @@ public final class LocalSplit {
     private LocalSplit() {}
 
     /** The window job's overrides of the given options. */
-    static Map<String, String> windowOverrides() {
+    public static Map<String, String> windowOverrides() {
         return Map.of(JobOption.PATHS.key(), JobConfig.Paths.WINDOWS.name().toLowerCase());
     }
 
     /** The decision job's overrides of the given options, with {@code config}'s prefix. */
-    static Map<String, String> decisionOverrides(JobConfig config) {
+    public static Map<String, String> decisionOverrides(JobConfig config) {
         Map<String, String> m = new LinkedHashMap<>();
         m.put(JobOption.PATHS.key(), JobConfig.Paths.DECISIONS.name().toLowerCase());
         m.put(
@@ -115,6 +116,17 @@ public final class LocalSplit {
 
     /** Starts the decision job's JVM with {@code arguments}; its output goes to this one's. */
     static Process startDecisionJvm(List<String> arguments) throws IOException {
+        return decisionJvm(FeatureJob.class.getName(), List.of(), arguments).inheritIO().start();
+    }
+
+    /**
+     * A decision job's JVM, not yet started: this JVM's Java, classpath and JVM options (without a
+     * debugger's), then {@link #DECISION_JVM_OPTIONS} and {@code jvmOptions} (the last of two
+     * settings wins), tied to this JVM ({@link #haltWithParent}), running {@code mainClass} with
+     * {@code arguments}. The caller decides where its input and output go.
+     */
+    public static ProcessBuilder decisionJvm(
+            String mainClass, List<String> jvmOptions, List<String> arguments) {
         List<String> command = new ArrayList<>();
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         for (String option : ManagementFactory.getRuntimeMXBean().getInputArguments()) {
@@ -123,13 +135,14 @@ public final class LocalSplit {
                 command.add(option);
             }
         }
-        command.addAll(DECISION_JVM_OPTIONS); // after this JVM's: the last of two settings wins
+        command.addAll(DECISION_JVM_OPTIONS);
+        command.addAll(jvmOptions);
         command.add("-D" + PARENT_PID + "=" + ProcessHandle.current().pid());
         command.add("-cp");
         command.add(System.getProperty("java.class.path"));
-        command.add(FeatureJob.class.getName());
+        command.add(mainClass);
         command.addAll(arguments);
-        return new ProcessBuilder(command).inheritIO().start();
+        return new ProcessBuilder(command);
     }
 
     /**
@@ -161,7 +174,7 @@ public final class LocalSplit {
      * In a decision job's JVM started by {@link #startDecisionJvm}: halts this JVM when the process
      * that started it is gone, even after a {@code kill -9} of it, so no job outlives its command.
      */
-    static void haltWithParent() {
+    public static void haltWithParent() {
         String pid = System.getProperty(PARENT_PID);
         if (pid == null || pid.isBlank()) {
             return;

@@ -73,6 +73,14 @@ public final class JobEnvironment {
         return "local".equals(env.getConfiguration().get(DeploymentOptions.TARGET));
     }
 
+    /**
+     * Whether a job of this JVM would run in a local MiniCluster ({@link #isLocal}): not under
+     * {@code flink run}, whose context environment submits to a cluster.
+     */
+    public static boolean runsLocally() {
+        return isLocal(StreamExecutionEnvironment.getExecutionEnvironment());
+    }
+
     /** An environment (local MiniCluster, or the cluster's under {@code flink run}) for the job. */
     public static StreamExecutionEnvironment create(JobConfig config) {
         return create(config, new Configuration());

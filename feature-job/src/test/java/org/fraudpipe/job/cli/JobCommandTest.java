@@ -150,4 +150,31 @@ class JobCommandTest {
         assertThat(r[0]).isEqualTo("2");
         assertThat(r[1]).contains("--split runs both paths").contains("--paths");
     }
+
+    @Test
+    @DisplayName(
+            "issue #29: locally both paths run as two jobs unless --no-split; one path, or a"
+                    + " cluster's client (flink run), runs one job; --split and --no-split say so"
+                    + " explicitly")
+    void theSplitIsTheLocalDefaultWithBothPaths() {
+        org.fraudpipe.job.config.JobConfig.Paths both =
+                org.fraudpipe.job.config.JobConfig.Paths.BOTH;
+        org.fraudpipe.job.config.JobConfig.Paths windows =
+                org.fraudpipe.job.config.JobConfig.Paths.WINDOWS;
+        assertThat(JobCommand.splits(null, both, true)).as("./fraud job").isTrue();
+        assertThat(JobCommand.splits(null, both, false)).as("flink run").isFalse();
+        assertThat(JobCommand.splits(null, windows, true)).as("--paths windows").isFalse();
+        assertThat(JobCommand.splits(false, both, true)).as("--no-split").isFalse();
+        assertThat(JobCommand.splits(true, both, false)).as("--split under flink run").isTrue();
+        // and the command line gives the three states
+        CommandLine neither = JobCommand.commandLine();
+        neither.parseArgs();
+        assertThat(((JobCommand) neither.getCommand()).split).isNull();
+        CommandLine no = JobCommand.commandLine();
+        no.parseArgs("--no-split");
+        assertThat(((JobCommand) no.getCommand()).split).isFalse();
+        CommandLine yes = JobCommand.commandLine();
+        yes.parseArgs("--split");
+        assertThat(((JobCommand) yes.getCommand()).split).isTrue();
+    }
 }

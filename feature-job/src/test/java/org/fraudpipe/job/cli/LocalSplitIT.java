@@ -36,12 +36,13 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * {@code ./fraud job --split} end to end, on a real broker and schema registry: the command runs
- * the window job in this JVM and the decision job in a JVM of its own (with its own options and GC
- * goal); both answer (the decision job scores every transaction, the window job routes the dead
- * letter); when the decision job's JVM dies, the command cancels the window job and exits 1 naming
- * it. The window job's threads are left at their priority here ({@code --split-windows-nice 0}):
- * the rest of this JVM's tests would run reniced otherwise.
+ * {@code ./fraud job} end to end, on a real broker and schema registry, with its local default (a
+ * split: both paths as two jobs, no option needed, issue #29): the command runs the window job in
+ * this JVM and the decision job in a JVM of its own (with its own options and GC goal); both answer
+ * (the decision job scores every transaction, the window job routes the dead letter); when the
+ * decision job's JVM dies, the command cancels the window job and exits 1 naming it. The window
+ * job's threads are left at their priority here ({@code --split-windows-nice 0}): the rest of this
+ * JVM's tests would run reniced otherwise.
  */
 class LocalSplitIT {
 
@@ -51,8 +52,8 @@ class LocalSplitIT {
 
     @Test
     @DisplayName(
-            "--split: both jobs run (the decision job in a JVM of its own) and the command ends,"
-                    + " exit 1, when the decision job does")
+            "./fraud job (split by default): both jobs run (the decision job in a JVM of its own)"
+                    + " and the command ends, exit 1, when the decision job does")
     void bothJobsRunAndTheCommandEndsWhenTheDecisionJobDoes() throws Exception {
         try (LocalKafka kafka =
                 LocalKafka.start(
@@ -66,7 +67,6 @@ class LocalSplitIT {
                                 picocli.CommandLine cl = JobCommand.commandLine();
                                 cl.setErr(new PrintWriter(err, true));
                                 return cl.execute(
-                                        "--split",
                                         "--split-windows-nice",
                                         "0",
                                         "--bootstrap-servers",

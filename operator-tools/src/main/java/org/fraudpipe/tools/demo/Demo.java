@@ -23,6 +23,7 @@ import java.util.Map;
 import java.util.OptionalLong;
 import java.util.TreeSet;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -38,6 +39,7 @@ import org.apache.flink.configuration.RestOptions;
 import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.core.execution.SavepointFormatType;
 import org.fraudpipe.job.KafkaFeatureJob;
+import org.fraudpipe.job.cli.LocalSplit;
 import org.fraudpipe.job.config.Durations;
 import org.fraudpipe.job.config.JobConfig;
 import org.fraudpipe.job.position.DrainGate;
@@ -102,6 +104,7 @@ final class Demo {
     // Shared with the shutdown hook and the progress thread; guarded by `this`.
     private LocalKafka kafka;
     private JobClient job;
+    private DecisionJobProcess decisions;
     private Thread trafficThread;
     private ScheduledExecutorService ticker;
     private boolean stopped;
@@ -219,36 +222,73 @@ final class Demo {
                                                 security.clientFile(principal)));
                             }
                         });
-        JobConfig config =
-                JobConfig.of(
-                        settings.jobOptions(
-                                k.bootstrapServers(),
-                                k.schemaRegistryUrl(),
-                                k.security()
-                                        .map(s -> s.clientFile(LocalSecurity.FEATURE_JOB))
-                                        .orElse(null)));
+        Map<String, String> options =
+                settings.jobOptions(
+                        k.bootstrapServers(),
+                        k.schemaRegistryUrl(),
+                        k.security()
+                                .map(s -> s.clientFile(LocalSecurity.FEATURE_JOB))
+                                .orElse(null));
+        JobConfig config = JobConfig.of(options);
         int port = settings.webPort() == 0 ? freePort() : settings.webPort();
-        say("Starting the feature job in a local Flink MiniCluster...");
+        say(
+                "Starting the two jobs (docs/DEPLOY.md, Two jobs): the decision job (scores at"
+                        + " arrival) in a JVM of its own, the window job in a local Flink"
+                        + " MiniCluster in this one...");
         long t1 = System.nanoTime();
+        DecisionJobProcess d =
+                attempt(
+                        "the decision job's JVM did not start",
+                        () ->
+                                DecisionJobProcess.start(
+                                        decisionOptions(options, config),
+                                        freePort(),
+                                        settings.speedup(),
+                                        settings.decisionControlDir(),
+                                        settings.decisionLogFile()));
+        synchronized (this) {
+            decisions = d;
+        }
+        String notReniced = LocalSplit.reniceThisJvm(LocalSplit.WINDOWS_NICE);
+        if (notReniced != null) {
+            say("  the window job runs at the decision job's CPU priority (" + notReniced + ")");
+        }
         JobClient client =
                 attempt(
-                        "the job did not start",
+                        "the window job did not start",
                         () ->
                                 KafkaFeatureJob.prepare(
-                                                config, flinkSettings(port, settings.speedup()))
+                                                windowConfig(options),
+                                                flinkSettings(port, settings.speedup()))
                                         .executeAsync());
         synchronized (this) {
             job = client;
         }
         FlinkRest rest = new FlinkRest(URI.create("http://localhost:" + port + "/"));
         awaitRunning(client, rest);
-        say("  job " + client.getJobID() + " running, every task started; ready in " + since(t1));
+        awaitRunning(d);
+        say(
+                "  window job "
+                        + client.getJobID()
+                        + " running, every task started; ready in "
+                        + since(t1));
         say(
                 rest.servesWebUi()
                         ? "  Flink web UI: " + rest.base()
                         : "  Flink REST API: "
                                 + rest.base()
                                 + " (the web UI is not on the classpath)");
+        say(
+                String.format(
+                        Locale.ROOT,
+                        "  decision job %s running in its own JVM (pid %d; heap state,"
+                                + " checkpoints every %s), every task started; its Flink: %s, its"
+                                + " log: %s",
+                        d.jobId(),
+                        d.pid(),
+                        LocalSplit.DECISION_CHECKPOINT_INTERVAL,
+                        d.rest().base(),
+                        settings.decisionLogFile()));
 
         DemoTraffic traffic =
                 new DemoTraffic(
@@ -270,25 +310,34 @@ final class Demo {
                         + "...");
         say(Progress.LEGEND);
         t.start();
-        startProgress(client, rest, traffic, Instant.now());
-        awaitTraffic(t, client);
+        startProgress(client, d, rest, traffic, Instant.now());
+        awaitTraffic(t, client, d);
         if (traffic.failure() != null) {
             throw new DemoFailure("publishing failed: " + traffic.failure(), traffic.failure());
         }
         published(traffic);
 
         if (settings.keepRunning()) {
-            return keepRunning(client, rest, k);
+            return keepRunning(client, d, rest, k);
         }
 
-        awaitReaders(client, traffic);
+        awaitReaders(client, d, traffic);
         say(
-                "Stopping the job with a savepoint and draining: the watermark jumps to the end of"
-                        + " time, every open window fires its final result, the Kafka sinks and"
-                        + " the archive commit on that savepoint...");
+                "Stopping both jobs with a savepoint each and draining: the watermark jumps to the"
+                        + " end of time, every open window fires its final result, the Kafka"
+                        + " sinks and the archive commit on those savepoints...");
+        CompletableFuture<DecisionJobMain.Result> decisionsStopped =
+                CompletableFuture.supplyAsync(
+                        () -> {
+                            try {
+                                return d.stopWithSavepoint(settings.savepointDir(), STOP_TIMEOUT);
+                            } catch (Exception e) {
+                                throw new CompletionException(e);
+                            }
+                        });
         String savepoint =
                 attempt(
-                        "stop-with-savepoint failed",
+                        "stop-with-savepoint of the window job failed",
                         () ->
                                 client.stopWithSavepoint(
                                                 true,
@@ -297,12 +346,19 @@ final class Demo {
                                         .get(STOP_TIMEOUT.toSeconds(), TimeUnit.SECONDS));
         JobExecutionResult result =
                 attempt(
-                        "the job did not finish after its savepoint",
+                        "the window job did not finish after its savepoint",
                         () ->
                                 client.getJobExecutionResult()
                                         .get(STOP_TIMEOUT.toSeconds(), TimeUnit.SECONDS));
+        DecisionJobMain.Result decided =
+                attempt(
+                        "stop-with-savepoint of the decision job failed (see "
+                                + settings.decisionLogFile()
+                                + ")",
+                        () -> decisionsStopped.get(STOP_TIMEOUT.toSeconds(), TimeUnit.SECONDS));
         stopProgress();
-        Map<String, Object> accumulators = result.getAllAccumulatorResults();
+        Map<String, Object> accumulators =
+                merged(result.getAllAccumulatorResults(), decided.accumulators());
         Progress.Counters counters = Progress.Counters.of(accumulators);
         say(
                 Progress.line(
@@ -314,7 +370,12 @@ final class Demo {
                         Long.MIN_VALUE,
                         settings.speedup()));
         say(Progress.transactionSummary(counters));
-        say("  job finished; savepoint " + savepoint);
+        say(
+                "  both jobs finished; savepoints "
+                        + savepoint
+                        + " (window job), "
+                        + decided.savepoint()
+                        + " (decision job)");
 
         long brokerPid = k.brokerPid();
         long registryPid = k.registryPid();
@@ -330,22 +391,27 @@ final class Demo {
 
         deleteQuietly(settings.kafkaDir());
         deleteQuietly(settings.checkpointDir());
-        List<Long> alive = alive(brokerPid, registryPid);
+        deleteQuietly(settings.decisionControlDir());
+        List<Long> alive = alive(brokerPid, registryPid, d.pid());
         say(
                 String.format(
                         Locale.ROOT,
                         "Demo finished in %s. %s Kept in %s: archive/, parity/ (report and"
-                                + " advice), traffic.jsonl, savepoints/, demo.log.",
+                                + " advice), traffic.jsonl, savepoints/, demo.log,"
+                                + " decisions.log.",
                         Progress.human(Duration.between(began, Instant.now()).toMillis()),
                         alive.isEmpty()
-                                ? "Nothing left running (broker, registry and Flink stopped)."
+                                ? "Nothing left running (broker, registry, the decision job's"
+                                        + " JVM and Flink stopped)."
                                 : "STILL RUNNING: pids " + alive + "!",
                         settings.runDir()));
         return parity;
     }
 
     private void header(SimulationConfig simulation) {
-        say("fraudpipe demo: Kafka, schema registry, the feature job, simulated traffic, parity.");
+        say(
+                "fraudpipe demo: Kafka, schema registry, the two jobs (windows, decisions),"
+                        + " simulated traffic, parity.");
         say("  run directory  " + settings.runDir() + " (Flink and Kafka logs: demo.log, kafka/)");
         say(
                 String.format(
@@ -374,7 +440,7 @@ final class Demo {
         say(
                 String.format(
                         Locale.ROOT,
-                        "  job            window %s%s, allowed lateness %s (about %d live windows"
+                        "  window job     window %s%s, allowed lateness %s (about %d live windows"
                                 + " per user), out-of-orderness %s, state backend %s, parallelism"
                                 + " %d, checkpoints every %s (exactly-once)",
                         Durations.format(settings.windowSize()),
@@ -389,6 +455,23 @@ final class Demo {
                         settings.stateBackend(),
                         settings.parallelism(),
                         Durations.format(settings.checkpointInterval())));
+        // The job's own defaults for what the demo does not set (servers: placeholders).
+        JobConfig defaults =
+                JobConfig.of(settings.jobOptions("localhost:9092", "http://localhost:8081"));
+        say(
+                String.format(
+                        Locale.ROOT,
+                        "  decision job   every transaction scored with its trailing %s, state"
+                                + " backend hashmap, parallelism %d, checkpoints every %s,"
+                                + " transaction scores %s (a JVM of its own, as ./fraud job"
+                                + " runs it locally)",
+                        Durations.format(defaults.trailingWindow()),
+                        settings.parallelism(),
+                        LocalSplit.DECISION_CHECKPOINT_INTERVAL,
+                        defaults.transactionScoresDelivery()
+                                .name()
+                                .toLowerCase(Locale.ROOT)
+                                .replace('_', '-')));
     }
 
     /**
@@ -437,17 +520,79 @@ final class Demo {
         }
     }
 
-    /** Waits for the traffic thread; fails if the job ends meanwhile (it never should). */
-    private void awaitTraffic(Thread t, JobClient client) throws DemoFailure {
+    /** Waits until the decision job was submitted and all its tasks run. */
+    private void awaitRunning(DecisionJobProcess d) throws DemoFailure {
+        long deadline = System.nanoTime() + JOB_START_TIMEOUT.toNanos();
+        while (!attempt("the decision job's id is unreadable", d::submitted)
+                || !d.rest().allTasksRunning(d.jobId())) {
+            if (d.ended().isDone()) {
+                throw new DemoFailure(decisionJobEnded("while starting", d), null);
+            }
+            if (System.nanoTime() > deadline) {
+                throw new DemoFailure(
+                        "the decision job's tasks were not all running after "
+                                + Durations.format(JOB_START_TIMEOUT)
+                                + " (see "
+                                + settings.decisionLogFile()
+                                + ")",
+                        null);
+            }
+            pause(200);
+        }
+    }
+
+    private String decisionJobEnded(String when, DecisionJobProcess d) {
+        return String.format(
+                Locale.ROOT,
+                "the decision job's JVM (pid %d) ended %s, exit code %d (see %s and %s.out)",
+                d.pid(),
+                when,
+                d.ended().join().exitValue(),
+                settings.decisionLogFile(),
+                settings.decisionLogFile().getFileName());
+    }
+
+    /** The window job's configuration: the demo's options, the window path only. */
+    private static JobConfig windowConfig(Map<String, String> options) {
+        Map<String, String> o = new java.util.LinkedHashMap<>(options);
+        o.putAll(LocalSplit.windowOverrides());
+        return JobConfig.of(o);
+    }
+
+    /** The decision job's options: the demo's, with the decision job's own ({@link LocalSplit}). */
+    private static Map<String, String> decisionOptions(
+            Map<String, String> options, JobConfig config) {
+        Map<String, String> o = new java.util.LinkedHashMap<>(options);
+        o.putAll(LocalSplit.decisionOverrides(config));
+        JobConfig.of(o); // checked here, where a bad value is reported
+        return o;
+    }
+
+    /**
+     * The two jobs' accumulators as one job's: they have no name in common (the window path's
+     * counters, the decision path's, each reader's positions).
+     */
+    static Map<String, Object> merged(Map<String, Object> windows, Map<String, Object> decisions) {
+        Map<String, Object> m = new java.util.HashMap<>(windows);
+        m.putAll(decisions);
+        return m;
+    }
+
+    /** Waits for the traffic thread; fails if a job ends meanwhile (it never should). */
+    private void awaitTraffic(Thread t, JobClient client, DecisionJobProcess d) throws DemoFailure {
         CompletableFuture<JobExecutionResult> end = client.getJobExecutionResult();
         while (t.isAlive()) {
             if (end.isDone()) {
                 t.interrupt();
                 throw new DemoFailure(
-                        "the job ended while traffic was published: "
+                        "the window job ended while traffic was published: "
                                 + outcome(end)
                                 + " (see demo.log)",
                         null);
+            }
+            if (d.ended().isDone()) {
+                t.interrupt();
+                throw new DemoFailure(decisionJobEnded("while traffic was published", d), null);
             }
             try {
                 t.join(250);
@@ -466,15 +611,30 @@ final class Demo {
      * and the archive. If they do not catch up in time, says who is behind and drains anyway: the
      * parity check then names those records (NOT_YET_ARCHIVED, NOT_YET_SCORED).
      */
-    private void awaitReaders(JobClient client, DemoTraffic traffic) throws DemoFailure {
+    private void awaitReaders(JobClient client, DecisionJobProcess d, DemoTraffic traffic)
+            throws DemoFailure {
         TransactionPublisher.Result r = traffic.result();
         if (r == null) {
             return;
         }
+        java.util.function.Supplier<ReadPositions> positions =
+                () -> {
+                    try {
+                        return ReadPositions.ofAccumulators(
+                                merged(
+                                        client.getAccumulators().get(2, TimeUnit.SECONDS),
+                                        d.accumulators(Duration.ofSeconds(2))));
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                        return ReadPositions.NONE;
+                    } catch (Exception unavailable) {
+                        return ReadPositions.NONE;
+                    }
+                };
         try {
             Duration waited =
                     DrainGate.await(
-                            DrainGate.positionsOf(client),
+                            positions,
                             r.endOffsets(),
                             EnumSet.allOf(ReadPositions.Reader.class),
                             READERS_TIMEOUT);
@@ -521,9 +681,18 @@ final class Demo {
                 : plain;
     }
 
-    private int keepRunning(JobClient client, FlinkRest rest, LocalKafka k) throws DemoFailure {
-        say("--keep-running: the job, Kafka and the schema registry keep running.");
-        say("  Flink:     " + rest.base() + " (job " + client.getJobID() + ")");
+    private int keepRunning(JobClient client, DecisionJobProcess d, FlinkRest rest, LocalKafka k)
+            throws DemoFailure {
+        say("--keep-running: both jobs, Kafka and the schema registry keep running.");
+        say("  Flink:     " + rest.base() + " (window job " + client.getJobID() + ")");
+        say(
+                "             "
+                        + d.rest().base()
+                        + " (decision job "
+                        + d.jobId()
+                        + ", JVM pid "
+                        + d.pid()
+                        + ")");
         say(
                 "  Kafka:     --bootstrap-servers "
                         + k.bootstrapServers()
@@ -541,13 +710,16 @@ final class Demo {
                         + " --users 50 --duration 10m --start \"$(date -u -d '-10 min'"
                         + " +%FT%TZ)\" --speedup 10");
         say(
-                "  The MiniCluster lives in this process: stop everything with Ctrl-C here (the"
-                        + " job is cancelled, Kafka and the registry stop; no parity run).");
+                "  Both jobs live in this process and its child: stop everything with Ctrl-C here"
+                        + " (both jobs are cancelled, Kafka and the registry stop; no parity run).");
         try {
-            client.getJobExecutionResult().get();
-            throw new DemoFailure("the job ended by itself (see demo.log)", null);
+            CompletableFuture.anyOf(client.getJobExecutionResult(), d.ended()).get();
+            if (d.ended().isDone()) {
+                throw new DemoFailure(decisionJobEnded("by itself", d), null);
+            }
+            throw new DemoFailure("the window job ended by itself (see demo.log)", null);
         } catch (ExecutionException e) {
-            throw new DemoFailure("the job failed: " + e.getCause() + " (see demo.log)", e);
+            throw new DemoFailure("the window job failed: " + e.getCause() + " (see demo.log)", e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new DemoFailure("interrupted", e);
@@ -725,7 +897,11 @@ final class Demo {
     }
 
     private void startProgress(
-            JobClient client, FlinkRest rest, DemoTraffic traffic, Instant publishing) {
+            JobClient client,
+            DecisionJobProcess d,
+            FlinkRest rest,
+            DemoTraffic traffic,
+            Instant publishing) {
         Progress progress = new Progress();
         ScheduledExecutorService t =
                 Executors.newSingleThreadScheduledExecutor(
@@ -741,7 +917,10 @@ final class Demo {
                 () -> {
                     Map<String, Object> accumulators;
                     try {
-                        accumulators = client.getAccumulators().get(2, TimeUnit.SECONDS);
+                        accumulators =
+                                merged(
+                                        client.getAccumulators().get(2, TimeUnit.SECONDS),
+                                        d.accumulators(Duration.ofSeconds(2)));
                     } catch (Exception notNow) {
                         return; // finishing or restarting: the next tick tries again
                     }
@@ -798,10 +977,10 @@ final class Demo {
         }
         interrupted = true;
         say("");
-        say("Interrupted: cancelling the job, stopping Kafka and the schema registry...");
+        say("Interrupted: cancelling both jobs, stopping Kafka and the schema registry...");
         long[] pids = pids();
         stopAll();
-        List<Long> alive = alive(pids[0], pids[1]);
+        List<Long> alive = alive(pids);
         say(
                 alive.isEmpty()
                         ? "Stopped; nothing left running. Run directory: " + settings.runDir()
@@ -809,15 +988,18 @@ final class Demo {
     }
 
     private synchronized long[] pids() {
-        return kafka == null
-                ? new long[] {-1, -1}
-                : new long[] {kafka.brokerPid(), kafka.registryPid()};
+        return new long[] {
+            kafka == null ? -1 : kafka.brokerPid(),
+            kafka == null ? -1 : kafka.registryPid(),
+            decisions == null ? -1 : decisions.pid()
+        };
     }
 
-    /** Stops whatever still runs: progress, traffic, the job (cancel), Kafka. Once. */
+    /** Stops whatever still runs: progress, traffic, both jobs (cancel), Kafka. Once. */
     private void stopAll() {
         Thread traffic;
         JobClient client;
+        DecisionJobProcess d;
         synchronized (this) {
             if (stopped) {
                 return;
@@ -825,11 +1007,16 @@ final class Demo {
             stopped = true;
             traffic = trafficThread;
             client = job;
+            d = decisions;
         }
         stopProgress();
         if (traffic != null) {
             traffic.interrupt();
         }
+        CompletableFuture<Void> decisionsCancelled =
+                d == null
+                        ? CompletableFuture.completedFuture(null)
+                        : CompletableFuture.runAsync(() -> d.cancel(CANCEL_TIMEOUT));
         if (client != null) {
             CompletableFuture<JobExecutionResult> end = client.getJobExecutionResult();
             if (!end.isDone()) {
@@ -841,6 +1028,7 @@ final class Demo {
                 }
             }
         }
+        decisionsCancelled.join(); // the decision job's JVM has exited: nothing left of it
         try {
             stopKafka();
         } catch (RuntimeException e) {

@@ -30,21 +30,22 @@ import picocli.CommandLine.Spec;
         usageHelpAutoWidth = true,
         description = {
             "The whole pipeline on this machine, in one command: starts a Kafka broker (KRaft) and a"
-                    + " schema registry, runs the feature job in a local Flink MiniCluster"
-                    + " (RocksDB, checkpoints, exactly-once sinks, archive), publishes simulated"
-                    + " traffic paced by arrival time, and shows the job's counters once a"
-                    + " second.",
-            "After --duration it stops the job with a savepoint and drains it (every window fires"
-                    + " its final result), stops Kafka, runs the parity check over the job's"
-                    + " archive and prints its summary line and report. Nothing is left running,"
-                    + " on Ctrl-C too.",
+                    + " schema registry, runs the two jobs as on a cluster (the window job in a"
+                    + " local Flink MiniCluster: RocksDB, checkpoints, exactly-once sinks,"
+                    + " archive; the decision job, scores at arrival, in a JVM of its own with"
+                    + " heap state), publishes simulated traffic paced by arrival time, and shows"
+                    + " the jobs' counters once a second.",
+            "After --duration it stops both jobs with a savepoint each and drains them (every"
+                    + " window fires its final result), stops Kafka, runs the parity check over"
+                    + " the archive and prints its summary line and report. Nothing is left"
+                    + " running, on Ctrl-C too.",
             "The traffic is the last (duration x speedup) of event time before now, so event times"
                     + " never run ahead of the wall clock.",
             "About three minutes with the defaults; the first ./fraud command also builds the"
                     + " project (README, Quick start).",
             "Exit codes: 0 parity within thresholds, 1 parity over a threshold, 2 bad usage, 3 the"
                     + " demo failed; 130 on Ctrl-C, 143 on kill (SIGTERM): both stop everything"
-                    + " (the job is cancelled, no parity run).",
+                    + " (both jobs are cancelled, no parity run).",
         },
         footer = {
             "",
@@ -179,7 +180,7 @@ public final class DemoCommand implements Callable<Integer> {
     @Option(
             names = "--keep-running",
             description =
-                    "After --duration, stop publishing but leave the job, Kafka and the registry"
+                    "After --duration, stop publishing but leave both jobs, Kafka and the registry"
                             + " running to explore (no parity run); Ctrl-C stops everything.")
     boolean keepRunning;
 
@@ -188,7 +189,7 @@ public final class DemoCommand implements Callable<Integer> {
             description =
                     "Run it all secured: Kafka's SASL_SSL listener (TLS with a CA made for the run,"
                             + " SCRAM-SHA-512 users) with ACLs, the registry over HTTPS with basic"
-                            + " auth; the job runs as principal feature-job, the traffic as"
+                            + " auth; both jobs run as principal feature-job, the traffic as"
                             + " producer (their client files are printed).")
     boolean secure;
 

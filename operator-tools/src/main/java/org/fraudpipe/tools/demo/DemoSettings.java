@@ -173,4 +173,14 @@ public record DemoSettings(
     public Path logFile() {
         return runDir.resolve("demo.log");
     }
+
+    /** The decision job's log (its JVM's own). */
+    public Path decisionLogFile() {
+        return runDir.resolve("decisions.log");
+    }
+
+    /** Where the decision job's JVM and the demo exchange its id and its final result. */
+    public Path decisionControlDir() {
+        return runDir.resolve(".decision-job");
+    }
 }

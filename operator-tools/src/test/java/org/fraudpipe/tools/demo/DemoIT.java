@@ -11,6 +11,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
@@ -69,6 +70,12 @@ class DemoIT {
             Pattern.compile(
                     "Kafka localhost:\\d+ \\(pid (\\d+)\\), schema registry .* \\(pid (\\d+)\\)");
 
+    /** The decision job's line: its id, its JVM and its own Flink REST API. */
+    static final Pattern DECISION_JOB =
+            Pattern.compile(
+                    "  decision job ([0-9a-f]{32}) running in its own JVM \\(pid (\\d+);.* its"
+                            + " Flink: (http://localhost:\\d+/), its log: .*");
+
     @TempDir Path dir;
 
     private DemoProcess demo;
@@ -92,8 +99,11 @@ class DemoIT {
                                 + " --window-size 1m --allowed-lateness 30m --parallelism 2"
                                 + " --checkpoint-interval 2s");
 
-        demo.await(l -> l.contains("Flink web UI: http://localhost:"), Duration.ofSeconds(120));
+        demo.await(l -> DECISION_JOB.matcher(l).matches(), Duration.ofSeconds(120));
         Set<Long> started = demo.descendants();
+        assertThat(started)
+                .as("the decision job runs in a JVM of the demo's own (issue #29)")
+                .contains(Long.parseLong(demo.match(DECISION_JOB).group(2)));
         int exit = demo.awaitExit(Duration.ofSeconds(150));
 
         assertThat(exit).as("exit code; output:%n%s", demo.output()).isZero();
@@ -181,6 +191,10 @@ class DemoIT {
                 demo.await(
                         l -> l.contains("Flink web UI: http://localhost:"),
                         Duration.ofSeconds(150));
+        Matcher decisionJob =
+                DECISION_JOB.matcher(
+                        demo.await(l -> DECISION_JOB.matcher(l).matches(), Duration.ofSeconds(10)));
+        assertThat(decisionJob.matches()).isTrue();
         // The passwords of this run, read while they exist (the Kafka directory goes at the end).
         Path secretsFile = run.resolve("kafka").resolve("security").resolve("secrets.properties");
         java.util.Properties secrets = new java.util.Properties();
@@ -193,25 +207,33 @@ class DemoIT {
                 .hasSizeGreaterThanOrEqualTo(9)
                 .allSatisfy(p -> assertThat(p).hasSizeGreaterThan(12));
         String base = ui.substring(ui.indexOf("http://")).trim();
-        String jobId = demo.match(Pattern.compile("job ([0-9a-f]{32}) running")).group(1);
+        String jobId = demo.match(Pattern.compile("window job ([0-9a-f]{32}) running")).group(1);
         StringBuilder rest = new StringBuilder();
-        for (String path :
-                List.of(
-                        "jobmanager/config",
-                        "jobs/" + jobId + "/config",
-                        "jobs/" + jobId + "/jobmanager/config",
-                        "jobs/" + jobId)) {
-            java.net.http.HttpResponse<String> answer =
-                    java.net.http.HttpClient.newHttpClient()
-                            .send(
-                                    java.net.http.HttpRequest.newBuilder(
-                                                    java.net.URI.create(base + path))
-                                            .build(),
-                                    java.net.http.HttpResponse.BodyHandlers.ofString());
-            assertThat(answer.statusCode()).as("GET %s", path).isEqualTo(200);
-            rest.append(answer.body()).append('\n');
+        // Both jobs' Flink: the window job's in the demo's JVM, the decision job's in its own.
+        for (Map.Entry<String, String> job :
+                Map.of(base, jobId, decisionJob.group(3), decisionJob.group(1)).entrySet()) {
+            for (String path :
+                    List.of(
+                            "jobmanager/config",
+                            "jobs/" + job.getValue() + "/config",
+                            "jobs/" + job.getValue() + "/jobmanager/config",
+                            "jobs/" + job.getValue())) {
+                java.net.http.HttpResponse<String> answer =
+                        java.net.http.HttpClient.newHttpClient()
+                                .send(
+                                        java.net.http.HttpRequest.newBuilder(
+                                                        java.net.URI.create(job.getKey() + path))
+                                                .build(),
+                                        java.net.http.HttpResponse.BodyHandlers.ofString());
+                assertThat(answer.statusCode()).as("GET %s%s", job.getKey(), path).isEqualTo(200);
+                rest.append(answer.body()).append('\n');
+            }
         }
-        assertThat(rest.toString()).as("the REST answers").contains(jobId).contains("parallelism");
+        assertThat(rest.toString())
+                .as("the REST answers")
+                .contains(jobId)
+                .contains(decisionJob.group(1))
+                .contains("parallelism");
 
         int exit = demo.awaitExit(Duration.ofSeconds(180));
         assertThat(exit).as("exit code; output:%n%s", demo.output()).isZero();
@@ -304,7 +326,8 @@ class DemoIT {
 
     private void assertStoppedCleanly(Set<Long> started) {
         assertThat(demo.output())
-                .contains("Interrupted: cancelling the job, stopping Kafka and the schema registry")
+                .contains(
+                        "Interrupted: cancelling both jobs, stopping Kafka and the schema registry")
                 .contains("Stopped; nothing left running")
                 .doesNotContain("demo failed")
                 .doesNotContain("parity exit code");
