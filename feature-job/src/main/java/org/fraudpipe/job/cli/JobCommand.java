@@ -16,9 +16,10 @@ import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
 /**
- * {@code ./fraud job}: the streaming feature job against Kafka. Run from {@code ./fraud} it
- * executes in a local MiniCluster; submitted with {@code flink run} (main class {@link
- * org.fraudpipe.job.FeatureJob}) it runs on the cluster. The options (generated from {@link
+ * {@code ./fraud job}: the streaming feature job against Kafka. Run locally it executes in a local
+ * MiniCluster, both paths as two jobs by default ({@link #splits}: the decision job in a JVM of its
+ * own, {@link LocalSplit}); submitted with {@code flink run} (main class {@link
+ * org.fraudpipe.job.FeatureJob}) it runs one job on the cluster. The options (generated from {@link
  * org.fraudpipe.job.config.JobOption}) are the same in both cases; the job itself is {@link
  * KafkaFeatureJob}.
  */
@@ -30,7 +31,9 @@ import picocli.CommandLine.Command;
                     + " lateness -> features (upsert, exactly-once), late records and dead letters.",
             "Archives what it receives and writes under --archive-dir (Avro files, committed at"
                     + " checkpoints) for the batch parity check.",
-            "Checks at start-up that Kafka, the topics and the schema registry are there."
+            "Checks at start-up that Kafka, the topics and the schema registry are there.",
+            "Locally it runs both paths as two jobs, the decision job (scores at arrival) in a JVM"
+                    + " of its own (--split; --no-split: one job)."
         })
 public final class JobCommand implements Callable<Integer> {
 
