@@ -194,6 +194,7 @@ public final class JobConfig {
                             + ")");
         }
         trailingWindow();
+        restartAttempts();
         requireNonNegative(JobOption.TRANSACTION_SCORING_MAX_DELAY, transactionScoringMaxDelay());
         requireNonNegative(JobOption.TRANSACTION_BUFFER_TIMEOUT, transactionBufferTimeout());
         double txReview = probability(JobOption.TRANSACTION_REVIEW_THRESHOLD);
@@ -433,6 +434,23 @@ public final class JobConfig {
 
     public int maxParallelism() {
         return positiveInt(JobOption.MAX_PARALLELISM);
+    }
+
+    /** {@code --restart-attempts}: empty for Flink's default (restarts without end). */
+    public java.util.OptionalInt restartAttempts() {
+        String v = raw.get(JobOption.RESTART_ATTEMPTS);
+        if (v.isEmpty()) {
+            return java.util.OptionalInt.empty();
+        }
+        try {
+            int n = Integer.parseInt(v.trim());
+            if (n < 0) {
+                throw bad(JobOption.RESTART_ATTEMPTS, "must be at least 0, was " + n);
+            }
+            return java.util.OptionalInt.of(n);
+        } catch (NumberFormatException e) {
+            throw bad(JobOption.RESTART_ATTEMPTS, "'" + v + "' is not a whole number");
+        }
     }
 
     public String bootstrapServers() {

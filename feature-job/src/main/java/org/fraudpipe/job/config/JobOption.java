@@ -163,6 +163,13 @@ public enum JobOption {
             Label.COUNT,
             "128",
             "Key groups; fixed for the life of the job's state (savepoints depend on it)."),
+    RESTART_ATTEMPTS(
+            "restart-attempts",
+            Label.COUNT,
+            "",
+            "How many restarts in a row (Flink's exponential-delay strategy: 1 s, growing 1.5x to 1 min)"
+                    + " the job makes after a failure before it fails for good; a run of an hour"
+                    + " without failure starts the count again. 0: the first failure is final."),
 
     // Archive
     ARCHIVE_DIR(
@@ -310,6 +317,7 @@ public enum JobOption {
             case TRANSACTION_MODEL -> "the shipped per-transaction model";
             case TRAILING_WINDOW -> "the window size";
             case KAFKA_CONFIG -> "none: PLAINTEXT, an open registry";
+            case RESTART_ATTEMPTS -> "no end: restarts until it runs";
             default -> defaultValue;
         };
     }

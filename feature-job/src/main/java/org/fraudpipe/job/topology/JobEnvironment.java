@@ -6,6 +6,7 @@ import org.apache.flink.configuration.CoreOptions;
 import org.apache.flink.configuration.DeploymentOptions;
 import org.apache.flink.configuration.ExternalizedCheckpointRetention;
 import org.apache.flink.configuration.PipelineOptions;
+import org.apache.flink.configuration.RestartStrategyOptions;
 import org.apache.flink.configuration.StateBackendOptions;
 import org.apache.flink.core.execution.CheckpointingMode;
 import org.apache.flink.state.rocksdb.EmbeddedRocksDBStateBackend;
@@ -36,6 +37,20 @@ public final class JobEnvironment {
         // function, the scorer), and the one operator that keeps records across calls
         // (BatchScoringOperator's buffer) only reads them.
         conf.set(PipelineOptions.OBJECT_REUSE, true);
+        config.restartAttempts()
+                .ifPresent(
+                        attempts -> {
+                            if (attempts == 0) {
+                                conf.set(RestartStrategyOptions.RESTART_STRATEGY, "none");
+                                return;
+                            }
+                            // Flink's own default strategy with checkpoints, bounded.
+                            conf.set(RestartStrategyOptions.RESTART_STRATEGY, "exponential-delay");
+                            conf.set(
+                                    RestartStrategyOptions
+                                            .RESTART_STRATEGY_EXPONENTIAL_DELAY_ATTEMPTS,
+                                    attempts);
+                        });
         conf.set(CheckpointingOptions.CHECKPOINTING_INTERVAL, config.checkpointInterval());
         conf.set(
                 CheckpointingOptions.CHECKPOINTING_CONSISTENCY_MODE,

@@ -117,6 +117,101 @@ class LocalSplitIT {
         }
     }
 
+    @Test
+    @DisplayName(
+            "./fraud job (split): a window job that fails for good (--restart-attempts 0, its"
+                    + " checkpoint storage broken) stops the decision job too; exit 1 naming it")
+    void aWindowJobThatFailsForGoodStopsTheDecisionJob() throws Exception {
+        try (LocalKafka kafka =
+                LocalKafka.start(
+                        LocalKafka.Settings.tiedToThisJvm(dir.resolve("kafka"), 2),
+                        BrokerRuntime.fromSystemProperty())) {
+            Path checkpoints = dir.resolve("checkpoints");
+            StringWriter err = new StringWriter();
+            ExecutorService executor = Executors.newSingleThreadExecutor();
+            Future<Integer> exit =
+                    executor.submit(
+                            () -> {
+                                picocli.CommandLine cl = JobCommand.commandLine();
+                                cl.setErr(new PrintWriter(err, true));
+                                return cl.execute(
+                                        "--split-windows-nice",
+                                        "0",
+                                        "--restart-attempts",
+                                        "0",
+                                        "--checkpoint-interval",
+                                        "1s",
+                                        "--bootstrap-servers",
+                                        kafka.bootstrapServers(),
+                                        "--schema-registry-url",
+                                        kafka.schemaRegistryUrl(),
+                                        "--checkpoint-dir",
+                                        checkpoints.toUri().toString(),
+                                        "--archive-dir",
+                                        "none",
+                                        "--parallelism",
+                                        "1",
+                                        "--idleness",
+                                        "30m");
+                            });
+            try {
+                ProcessHandle decisionJvm = awaitDecisionJvm(exit);
+                assertThat(arguments(decisionJvm))
+                        .as("the window job's --restart-attempts is the decision job's too")
+                        .containsSequence("--restart-attempts=0");
+                // Both jobs checkpoint under <dir>/<job id>/chk-<n>. The window job every second,
+                // the decision job every 30 s: a job directory with a second checkpoint in it is
+                // the window job's.
+                Path[] windowJob = new Path[1];
+                Await.until(
+                        "the window job's second checkpoint",
+                        TIMEOUT,
+                        () -> {
+                            assertThat(exit.isDone()).as("the command ended early").isFalse();
+                            windowJob[0] = jobDirWithCheckpoint(checkpoints, 2);
+                            return windowJob[0] != null;
+                        });
+                // Its checkpoint storage broken: the job directory becomes a file. The next
+                // checkpoint fails, the job fails over, and with no restart left fails for good.
+                deleteTree(windowJob[0]);
+                java.nio.file.Files.writeString(windowJob[0], "not a directory");
+
+                assertThat(exit.get(TIMEOUT.toSeconds(), TimeUnit.SECONDS)).isEqualTo(1);
+                assertThat(err.toString())
+                        .contains("the window job failed")
+                        .contains(
+                                "the decision job (pid " + decisionJvm.pid() + ") was stopped too");
+                Await.until("the decision job's JVM gone", TIMEOUT, () -> !decisionJvm.isAlive());
+            } finally {
+                ProcessHandle.current()
+                        .children()
+                        .filter(LocalSplitIT::isDecisionJvm)
+                        .forEach(ProcessHandle::destroyForcibly);
+                executor.shutdownNow();
+            }
+        }
+    }
+
+    /** The directory under {@code checkpoints} of a job that holds {@code chk-<n>}, or null. */
+    private static Path jobDirWithCheckpoint(Path checkpoints, int n) throws java.io.IOException {
+        if (!java.nio.file.Files.isDirectory(checkpoints)) {
+            return null;
+        }
+        try (java.util.stream.Stream<Path> jobs = java.nio.file.Files.list(checkpoints)) {
+            return jobs.filter(j -> java.nio.file.Files.isDirectory(j.resolve("chk-" + n)))
+                    .findFirst()
+                    .orElse(null);
+        }
+    }
+
+    private static void deleteTree(Path root) throws java.io.IOException {
+        try (java.util.stream.Stream<Path> all = java.nio.file.Files.walk(root)) {
+            for (Path p : all.sorted(java.util.Comparator.reverseOrder()).toList()) {
+                java.nio.file.Files.deleteIfExists(p);
+            }
+        }
+    }
+
     /** The main class of the decision job's JVM. */
     private static final class FeatureJobMain {
         static final String NAME = org.fraudpipe.job.FeatureJob.class.getName();

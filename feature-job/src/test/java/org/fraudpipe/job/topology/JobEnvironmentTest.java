@@ -32,6 +32,42 @@ class JobEnvironmentTest {
     }
 
     @Test
+    void restartAttemptsBoundFlinksRestartStrategyAndNoneLeavesItsDefault() {
+        assertThat(
+                        JobEnvironment.flinkConfiguration(JobConfig.defaults())
+                                .getOptional(
+                                        org.apache.flink.configuration.RestartStrategyOptions
+                                                .RESTART_STRATEGY))
+                .as("no --restart-attempts: Flink's (or the cluster's) default")
+                .isEmpty();
+        Configuration three =
+                JobEnvironment.flinkConfiguration(
+                        JobConfig.of(java.util.Map.of("restart-attempts", "3")));
+        assertThat(
+                        three.get(
+                                org.apache.flink.configuration.RestartStrategyOptions
+                                        .RESTART_STRATEGY))
+                .isEqualTo("exponential-delay");
+        assertThat(
+                        three.get(
+                                org.apache.flink.configuration.RestartStrategyOptions
+                                        .RESTART_STRATEGY_EXPONENTIAL_DELAY_ATTEMPTS))
+                .isEqualTo(3);
+        assertThat(
+                        JobEnvironment.flinkConfiguration(
+                                        JobConfig.of(java.util.Map.of("restart-attempts", "0")))
+                                .get(
+                                        org.apache.flink.configuration.RestartStrategyOptions
+                                                .RESTART_STRATEGY))
+                .as("0: the first failure is final")
+                .isEqualTo("none");
+        org.assertj.core.api.Assertions.assertThatThrownBy(
+                        () -> JobConfig.of(java.util.Map.of("restart-attempts", "-1")))
+                .hasMessageContaining("--restart-attempts")
+                .hasMessageContaining("at least 0");
+    }
+
+    @Test
     void theJobsOwnEnvironmentOutsideFlinkRunIsALocalMiniCluster() throws Exception {
         try (StreamExecutionEnvironment env = JobEnvironment.create(JobConfig.defaults())) {
             assertThat(JobEnvironment.isLocal(env)).isTrue();
