@@ -61,27 +61,7 @@ class LocalSplitIT {
                         BrokerRuntime.fromSystemProperty())) {
             StringWriter err = new StringWriter();
             ExecutorService executor = Executors.newSingleThreadExecutor();
-            Future<Integer> exit =
-                    executor.submit(
-                            () -> {
-                                picocli.CommandLine cl = JobCommand.commandLine();
-                                cl.setErr(new PrintWriter(err, true));
-                                return cl.execute(
-                                        "--split-windows-nice",
-                                        "0",
-                                        "--bootstrap-servers",
-                                        kafka.bootstrapServers(),
-                                        "--schema-registry-url",
-                                        kafka.schemaRegistryUrl(),
-                                        "--checkpoint-dir",
-                                        dir.resolve("checkpoints").toUri().toString(),
-                                        "--archive-dir",
-                                        "none",
-                                        "--parallelism",
-                                        "1",
-                                        "--idleness",
-                                        "30m");
-                            });
+            Future<Integer> exit = jobCommand(executor, err, kafka);
             try {
                 ProcessHandle decisionJvm = awaitDecisionJvm(exit);
                 List<String> args = arguments(decisionJvm);
@@ -108,10 +88,7 @@ class LocalSplitIT {
                         .contains("the decision job (pid " + decisionJvm.pid() + ") ended")
                         .contains("the window job was cancelled too");
             } finally {
-                ProcessHandle.current()
-                        .children()
-                        .filter(LocalSplitIT::isDecisionJvm)
-                        .forEach(ProcessHandle::destroyForcibly);
+                killDecisionJvms();
                 executor.shutdownNow();
             }
         }
@@ -130,30 +107,14 @@ class LocalSplitIT {
             StringWriter err = new StringWriter();
             ExecutorService executor = Executors.newSingleThreadExecutor();
             Future<Integer> exit =
-                    executor.submit(
-                            () -> {
-                                picocli.CommandLine cl = JobCommand.commandLine();
-                                cl.setErr(new PrintWriter(err, true));
-                                return cl.execute(
-                                        "--split-windows-nice",
-                                        "0",
-                                        "--restart-attempts",
-                                        "0",
-                                        "--checkpoint-interval",
-                                        "1s",
-                                        "--bootstrap-servers",
-                                        kafka.bootstrapServers(),
-                                        "--schema-registry-url",
-                                        kafka.schemaRegistryUrl(),
-                                        "--checkpoint-dir",
-                                        checkpoints.toUri().toString(),
-                                        "--archive-dir",
-                                        "none",
-                                        "--parallelism",
-                                        "1",
-                                        "--idleness",
-                                        "30m");
-                            });
+                    jobCommand(
+                            executor,
+                            err,
+                            kafka,
+                            "--restart-attempts",
+                            "0",
+                            "--checkpoint-interval",
+                            "1s");
             try {
                 ProcessHandle decisionJvm = awaitDecisionJvm(exit);
                 assertThat(arguments(decisionJvm))
@@ -183,13 +144,49 @@ class LocalSplitIT {
                                 "the decision job (pid " + decisionJvm.pid() + ") was stopped too");
                 Await.until("the decision job's JVM gone", TIMEOUT, () -> !decisionJvm.isAlive());
             } finally {
-                ProcessHandle.current()
-                        .children()
-                        .filter(LocalSplitIT::isDecisionJvm)
-                        .forEach(ProcessHandle::destroyForcibly);
+                killDecisionJvms();
                 executor.shutdownNow();
             }
         }
+    }
+
+    /**
+     * {@code ./fraud job} (the local split, the window job's threads not reniced) against {@code
+     * kafka} with {@code more} options, in {@code executor}; its errors in {@code err}.
+     */
+    private Future<Integer> jobCommand(
+            ExecutorService executor, StringWriter err, LocalKafka kafka, String... more) {
+        List<String> args =
+                new java.util.ArrayList<>(
+                        List.of(
+                                "--split-windows-nice",
+                                "0",
+                                "--bootstrap-servers",
+                                kafka.bootstrapServers(),
+                                "--schema-registry-url",
+                                kafka.schemaRegistryUrl(),
+                                "--checkpoint-dir",
+                                dir.resolve("checkpoints").toUri().toString(),
+                                "--archive-dir",
+                                "none",
+                                "--parallelism",
+                                "1",
+                                "--idleness",
+                                "30m"));
+        args.addAll(List.of(more));
+        return executor.submit(
+                () -> {
+                    picocli.CommandLine cl = JobCommand.commandLine();
+                    cl.setErr(new PrintWriter(err, true));
+                    return cl.execute(args.toArray(String[]::new));
+                });
+    }
+
+    private static void killDecisionJvms() {
+        ProcessHandle.current()
+                .children()
+                .filter(LocalSplitIT::isDecisionJvm)
+                .forEach(ProcessHandle::destroyForcibly);
     }
 
     /** The directory under {@code checkpoints} of a job that holds {@code chk-<n>}, or null. */

@@ -326,39 +326,9 @@ final class Demo {
                 "Stopping both jobs with a savepoint each and draining: the watermark jumps to the"
                         + " end of time, every open window fires its final result, the Kafka"
                         + " sinks and the archive commit on those savepoints...");
-        CompletableFuture<DecisionJobMain.Result> decisionsStopped =
-                CompletableFuture.supplyAsync(
-                        () -> {
-                            try {
-                                return d.stopWithSavepoint(settings.savepointDir(), STOP_TIMEOUT);
-                            } catch (Exception e) {
-                                throw new CompletionException(e);
-                            }
-                        });
-        String savepoint =
-                attempt(
-                        "stop-with-savepoint of the window job failed",
-                        () ->
-                                client.stopWithSavepoint(
-                                                true,
-                                                settings.savepointDir().toUri().toString(),
-                                                SavepointFormatType.CANONICAL)
-                                        .get(STOP_TIMEOUT.toSeconds(), TimeUnit.SECONDS));
-        JobExecutionResult result =
-                attempt(
-                        "the window job did not finish after its savepoint",
-                        () ->
-                                client.getJobExecutionResult()
-                                        .get(STOP_TIMEOUT.toSeconds(), TimeUnit.SECONDS));
-        DecisionJobMain.Result decided =
-                attempt(
-                        "stop-with-savepoint of the decision job failed (see "
-                                + settings.decisionLogFile()
-                                + ")",
-                        () -> decisionsStopped.get(STOP_TIMEOUT.toSeconds(), TimeUnit.SECONDS));
+        Stopped end = stopWithSavepoints(client, d);
         stopProgress();
-        Map<String, Object> accumulators =
-                merged(result.getAllAccumulatorResults(), decided.accumulators());
+        Map<String, Object> accumulators = end.accumulators();
         Progress.Counters counters = Progress.Counters.of(accumulators);
         say(
                 Progress.line(
@@ -372,9 +342,9 @@ final class Demo {
         say(Progress.transactionSummary(counters));
         say(
                 "  both jobs finished; savepoints "
-                        + savepoint
+                        + end.windowSavepoint()
                         + " (window job), "
-                        + decided.savepoint()
+                        + end.decisionSavepoint()
                         + " (decision job)");
 
         long brokerPid = k.brokerPid();
@@ -518,6 +488,50 @@ final class Demo {
             }
             pause(200);
         }
+    }
+
+    /** What the two jobs left when they stopped: their savepoints, their final accumulators. */
+    private record Stopped(
+            String windowSavepoint, String decisionSavepoint, Map<String, Object> accumulators) {}
+
+    /**
+     * Stops both jobs at once with a drain and a savepoint each; returns when both have finished.
+     */
+    private Stopped stopWithSavepoints(JobClient client, DecisionJobProcess d) throws DemoFailure {
+        CompletableFuture<DecisionJobMain.Result> decisionsStopped =
+                CompletableFuture.supplyAsync(
+                        () -> {
+                            try {
+                                return d.stopWithSavepoint(settings.savepointDir(), STOP_TIMEOUT);
+                            } catch (Exception e) {
+                                throw new CompletionException(e);
+                            }
+                        });
+        String savepoint =
+                attempt(
+                        "stop-with-savepoint of the window job failed",
+                        () ->
+                                client.stopWithSavepoint(
+                                                true,
+                                                settings.savepointDir().toUri().toString(),
+                                                SavepointFormatType.CANONICAL)
+                                        .get(STOP_TIMEOUT.toSeconds(), TimeUnit.SECONDS));
+        JobExecutionResult result =
+                attempt(
+                        "the window job did not finish after its savepoint",
+                        () ->
+                                client.getJobExecutionResult()
+                                        .get(STOP_TIMEOUT.toSeconds(), TimeUnit.SECONDS));
+        DecisionJobMain.Result decided =
+                attempt(
+                        "stop-with-savepoint of the decision job failed (see "
+                                + settings.decisionLogFile()
+                                + ")",
+                        () -> decisionsStopped.get(STOP_TIMEOUT.toSeconds(), TimeUnit.SECONDS));
+        return new Stopped(
+                savepoint,
+                decided.savepoint(),
+                merged(result.getAllAccumulatorResults(), decided.accumulators()));
     }
 
     /** Waits until the decision job was submitted and all its tasks run. */
