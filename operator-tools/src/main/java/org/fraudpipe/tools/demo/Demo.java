@@ -382,7 +382,10 @@ final class Demo {
         say(
                 "fraudpipe demo: Kafka, schema registry, the two jobs (windows, decisions),"
                         + " simulated traffic, parity.");
-        say("  run directory  " + settings.runDir() + " (Flink and Kafka logs: demo.log, kafka/)");
+        say(
+                "  run directory  "
+                        + settings.runDir()
+                        + " (logs: demo.log, decisions.log for the decision job, kafka/)");
         say(
                 String.format(
                         Locale.ROOT,
