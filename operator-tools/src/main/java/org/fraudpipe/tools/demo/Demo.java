@@ -475,22 +475,17 @@ final class Demo {
     }
 
     private void awaitRunning(JobClient client, FlinkRest rest) throws DemoFailure {
-        long deadline = System.nanoTime() + JOB_START_TIMEOUT.toNanos();
         CompletableFuture<JobExecutionResult> end = client.getJobExecutionResult();
-        while (!rest.allTasksRunning(client.getJobID())) {
-            if (end.isDone()) {
-                throw new DemoFailure(
-                        "the job ended while starting: " + outcome(end) + " (see demo.log)", null);
-            }
-            if (System.nanoTime() > deadline) {
-                throw new DemoFailure(
-                        "the job's tasks were not all running after "
-                                + Durations.format(JOB_START_TIMEOUT)
-                                + " (see demo.log)",
-                        null);
-            }
-            pause(200);
-        }
+        awaitTasksRunning(
+                "the window job",
+                () -> rest.allTasksRunning(client.getJobID()),
+                () ->
+                        end.isDone()
+                                ? "the window job ended while starting: "
+                                        + outcome(end)
+                                        + " (see demo.log)"
+                                : null,
+                "demo.log");
     }
 
     /** What the two jobs left when they stopped: their savepoints, their final accumulators. */
@@ -539,23 +534,49 @@ final class Demo {
 
     /** Waits until the decision job was submitted and all its tasks run. */
     private void awaitRunning(DecisionJobProcess d) throws DemoFailure {
+        awaitTasksRunning(
+                "the decision job",
+                () -> d.submitted() && d.rest().allTasksRunning(d.jobId()),
+                () -> d.ended().isDone() ? decisionJobEnded("while starting", d) : null,
+                settings.decisionLogFile().toString());
+    }
+
+    /**
+     * Polls until {@code running} says every task of {@code job} runs; fails with what {@code
+     * ended} says once it says something (the job ended), or after {@link #JOB_START_TIMEOUT}.
+     */
+    private void awaitTasksRunning(
+            String job,
+            Step<Boolean> running,
+            java.util.function.Supplier<String> ended,
+            String log)
+            throws DemoFailure {
         long deadline = System.nanoTime() + JOB_START_TIMEOUT.toNanos();
-        while (!attempt("the decision job's id is unreadable", d::submitted)
-                || !d.rest().allTasksRunning(d.jobId())) {
-            if (d.ended().isDone()) {
-                throw new DemoFailure(decisionJobEnded("while starting", d), null);
+        while (!attempt(job + "'s state is unreadable", running)) {
+            String why = ended.get();
+            if (why != null) {
+                throw new DemoFailure(why, null);
             }
             if (System.nanoTime() > deadline) {
                 throw new DemoFailure(
-                        "the decision job's tasks were not all running after "
+                        job
+                                + "'s tasks were not all running after "
                                 + Durations.format(JOB_START_TIMEOUT)
                                 + " (see "
-                                + settings.decisionLogFile()
+                                + log
                                 + ")",
                         null);
             }
             pause(200);
         }
+    }
+
+    /** Both jobs' accumulators now, as one job's ({@link #merged}); throws when unavailable. */
+    private static Map<String, Object> accumulatorsNow(JobClient client, DecisionJobProcess d)
+            throws Exception {
+        return merged(
+                client.getAccumulators().get(2, TimeUnit.SECONDS),
+                d.accumulators(Duration.ofSeconds(2)));
     }
 
     private String decisionJobEnded(String when, DecisionJobProcess d) {
@@ -637,10 +658,7 @@ final class Demo {
         java.util.function.Supplier<ReadPositions> positions =
                 () -> {
                     try {
-                        return ReadPositions.ofAccumulators(
-                                merged(
-                                        client.getAccumulators().get(2, TimeUnit.SECONDS),
-                                        d.accumulators(Duration.ofSeconds(2))));
+                        return ReadPositions.ofAccumulators(accumulatorsNow(client, d));
                     } catch (InterruptedException e) {
                         Thread.currentThread().interrupt();
                         return ReadPositions.NONE;
@@ -934,10 +952,7 @@ final class Demo {
                 () -> {
                     Map<String, Object> accumulators;
                     try {
-                        accumulators =
-                                merged(
-                                        client.getAccumulators().get(2, TimeUnit.SECONDS),
-                                        d.accumulators(Duration.ofSeconds(2)));
+                        accumulators = accumulatorsNow(client, d);
                     } catch (Exception notNow) {
                         return; // finishing or restarting: the next tick tries again
                     }
