@@ -6,6 +6,7 @@ import org.apache.avro.specific.SpecificRecord;
 import org.fraudpipe.schemas.avro.DeadLetter;
 import org.fraudpipe.schemas.avro.FeatureRecord;
 import org.fraudpipe.schemas.avro.LateRecord;
+import org.fraudpipe.schemas.avro.ModelEvent;
 import org.fraudpipe.schemas.avro.ScoreRecord;
 import org.fraudpipe.schemas.avro.Transaction;
 import org.fraudpipe.schemas.avro.TransactionScore;
@@ -54,7 +55,18 @@ public enum Topic {
             "transaction-scores",
             KeyFormat.TRANSACTION_ID,
             TransactionScore.class,
-            CleanupPolicy.DELETE);
+            CleanupPolicy.DELETE),
+    /**
+     * The model registry: every model release published and every role assigned (champion,
+     * challenger), in the order they were published ({@code ./fraud model}). Compacted with unique
+     * keys, so it keeps the whole history; one partition, so that order is the topic's; records of
+     * up to {@value #MODEL_EVENT_MAX_BYTES} bytes (an ONNX file travels in its release record).
+     */
+    MODEL_RELEASES(
+            "model-releases", KeyFormat.MODEL_EVENT_ID, ModelEvent.class, CleanupPolicy.COMPACT);
+
+    /** Largest record of {@link #MODEL_RELEASES}: its topic's {@code max.message.bytes}. */
+    public static final int MODEL_EVENT_MAX_BYTES = 16 << 20;
 
     /** How a topic's record key is encoded. */
     public enum KeyFormat {
@@ -65,7 +77,12 @@ public enum Topic {
         /** UTF-8 bytes of {@code <topic>-<partition>@<offset>} of the record it describes. */
         SOURCE_POSITION,
         /** UTF-8 bytes of the transactionId. */
-        TRANSACTION_ID
+        TRANSACTION_ID,
+        /**
+         * UTF-8 bytes of {@code release:<KIND>:<version>:<sha256>} or {@code
+         * assignment:<KIND>:<ROLE>:<effectiveFrom epoch millis>}: unique per event.
+         */
+        MODEL_EVENT_ID
     }
 
     /** Kafka's {@code cleanup.policy}. */
@@ -114,6 +131,14 @@ public enum Topic {
 
     public CleanupPolicy cleanupPolicy() {
         return cleanupPolicy;
+    }
+
+    /**
+     * Whether the feature job reads this topic (and never writes it): the transactions and the
+     * model registry. The job writes every other topic and reads none of them.
+     */
+    public boolean readByJob() {
+        return this == TRANSACTIONS || this == MODEL_RELEASES;
     }
 
     /**
@@ -180,10 +205,21 @@ public enum Topic {
                             case DELETE ->
                                     Map.of("cleanup.policy", "delete", "retention.ms", "604800000");
                         });
-        if (this == TRANSACTIONS) {
+        if (this == TRANSACTIONS || this == MODEL_RELEASES) {
             config.put(MESSAGE_TIMESTAMP_TYPE, LOG_APPEND_TIME);
         }
+        if (this == MODEL_RELEASES) {
+            config.put("max.message.bytes", Integer.toString(MODEL_EVENT_MAX_BYTES));
+        }
         return Map.copyOf(config);
+    }
+
+    /**
+     * The partitions to create the topic with, given the deployment's {@code partitions} for the
+     * data topics: the model registry has one (its order is the registry's order).
+     */
+    public int partitions(int partitions) {
+        return this == MODEL_RELEASES ? 1 : partitions;
     }
 
     /** Kafka's topic config naming whose clock stamps a record. */

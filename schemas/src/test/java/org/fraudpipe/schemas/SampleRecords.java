@@ -5,12 +5,18 @@ import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.List;
 import org.apache.avro.specific.SpecificRecord;
+import org.fraudpipe.schemas.avro.AssignmentAction;
 import org.fraudpipe.schemas.avro.DeadLetter;
 import org.fraudpipe.schemas.avro.DeadLetterReason;
 import org.fraudpipe.schemas.avro.Decision;
 import org.fraudpipe.schemas.avro.FeatureRecord;
 import org.fraudpipe.schemas.avro.LateReason;
 import org.fraudpipe.schemas.avro.LateRecord;
+import org.fraudpipe.schemas.avro.ModelAssignment;
+import org.fraudpipe.schemas.avro.ModelEvent;
+import org.fraudpipe.schemas.avro.ModelKind;
+import org.fraudpipe.schemas.avro.ModelRelease;
+import org.fraudpipe.schemas.avro.ModelRole;
 import org.fraudpipe.schemas.avro.ScoreRecord;
 import org.fraudpipe.schemas.avro.Timing;
 import org.fraudpipe.schemas.avro.Transaction;
@@ -162,6 +168,39 @@ public final class SampleRecords {
         return WindowKey.newBuilder().setUserId("user-42").setWindowStart(T0).build();
     }
 
+    public static ModelEvent modelRelease() {
+        return ModelEvent.newBuilder()
+                .setKind(ModelKind.TRANSACTION)
+                .setVersion("2026-12-04-abc")
+                .setPublishedAt(T0)
+                .setPublishedBy("ana")
+                .setRelease(
+                        ModelRelease.newBuilder()
+                                .setModelName("fraud-transaction")
+                                .setOnnx(java.nio.ByteBuffer.wrap(new byte[] {8, 1, 18, 0}))
+                                .setOnnxSha256("00")
+                                .setCard(null)
+                                .setOneRowMicros(12)
+                                .build())
+                .build();
+    }
+
+    public static ModelEvent modelAssignment() {
+        return ModelEvent.newBuilder()
+                .setKind(ModelKind.WINDOW)
+                .setVersion("")
+                .setPublishedAt(T0)
+                .setPublishedBy("ana")
+                .setAssignment(
+                        ModelAssignment.newBuilder()
+                                .setRole(ModelRole.CHALLENGER)
+                                .setAction(AssignmentAction.WITHDRAW)
+                                .setOnnxSha256("")
+                                .setEffectiveFrom(T0.plusSeconds(30))
+                                .build())
+                .build();
+    }
+
     /** At least one instance of every record type, including null optionals. */
     public static List<SpecificRecord> all() {
         return List.of(
@@ -175,6 +214,8 @@ public final class SampleRecords {
                 transactionFeatures(),
                 transactionScore(),
                 transactionScoreWithoutRecordTimestamp(),
+                modelRelease(),
+                modelAssignment(),
                 windowKey());
     }
 

@@ -943,6 +943,7 @@ public final class BenchCommand implements Callable<Integer> {
         topics.put(prefix + ".late", Topic.LATE);
         topics.put(prefix + ".dead-letters", Topic.DEAD_LETTERS);
         topics.put(prefix + ".transaction-scores", Topic.TRANSACTION_SCORES);
+        topics.put(prefix + ".model-releases", Topic.MODEL_RELEASES);
         kafka.createTopics(topics, partitions);
     }
 
@@ -979,6 +980,8 @@ public final class BenchCommand implements Callable<Integer> {
                         prefix + ".dead-letters",
                         "--topic.transaction-scores",
                         prefix + ".transaction-scores",
+                        "--topic.model-releases",
+                        prefix + ".model-releases",
                         "--group-id",
                         "bench-" + prefix,
                         "--transactional-id-prefix",

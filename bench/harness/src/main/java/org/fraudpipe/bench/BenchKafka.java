@@ -110,7 +110,7 @@ final class BenchKafka implements AutoCloseable {
                     (name, topic) -> {
                         if (!existing.contains(name)) {
                             missing.add(
-                                    new NewTopic(name, partitions, (short) 1)
+                                    new NewTopic(name, topic.partitions(partitions), (short) 1)
                                             .configs(topic.topicConfig()));
                         }
                     });

@@ -113,7 +113,10 @@ final class KafkaAccess {
         }
     }
 
-    /** Checks READ and WRITE on the topics, READ on the group, WRITE on the transactional ids. */
+    /**
+     * Checks READ on the topics the job reads, WRITE on those it writes, READ on the group, WRITE
+     * on the transactional ids.
+     */
     static void verify(Admin admin, JobConfig config) {
         Map<String, TopicDescription> topics;
         try {
@@ -126,12 +129,11 @@ final class KafkaAccess {
         } catch (Exception e) {
             throw new IllegalStateException("cannot describe the job's topics: " + e, e);
         }
-        String input = config.topics().name(Topic.TRANSACTIONS);
-        requireOperation(config, topics.get(input), AclOperation.READ);
         for (Map.Entry<Topic, String> t : config.topics().asMap().entrySet()) {
-            if (t.getKey() != Topic.TRANSACTIONS) {
-                requireOperation(config, topics.get(t.getValue()), AclOperation.WRITE);
-            }
+            requireOperation(
+                    config,
+                    topics.get(t.getValue()),
+                    t.getKey().readByJob() ? AclOperation.READ : AclOperation.WRITE);
         }
         groupReadable(admin, config);
         transactionalIdsWritable(admin, config);

@@ -35,6 +35,9 @@ import org.fraudpipe.schemas.avro.Decision;
 import org.fraudpipe.schemas.avro.FeatureRecord;
 import org.fraudpipe.schemas.avro.LateReason;
 import org.fraudpipe.schemas.avro.LateRecord;
+import org.fraudpipe.schemas.avro.ModelAssignment;
+import org.fraudpipe.schemas.avro.ModelEvent;
+import org.fraudpipe.schemas.avro.ModelRelease;
 import org.fraudpipe.schemas.avro.ReadPosition;
 import org.fraudpipe.schemas.avro.ScoreRecord;
 import org.fraudpipe.schemas.avro.Timing;
@@ -240,7 +243,10 @@ class AvroJsonTest {
                     ArchivedTransaction.class,
                     TransactionFeatures.class,
                     TransactionScore.class,
-                    ReadPosition.class);
+                    ReadPosition.class,
+                    ModelEvent.class,
+                    ModelRelease.class,
+                    ModelAssignment.class);
 
     private static final long SEED = 20_261_128L;
     private static final int RECORDS_PER_TYPE = 400;

@@ -50,7 +50,8 @@ import org.fraudpipe.schemas.security.ClientProperties;
  * creates topics and ACLs), {@value #FEATURE_JOB} (reads the transactions topic in its group,
  * writes the five output topics in transactions with its prefix), {@value #PRODUCER} (writes the
  * transactions topic only), {@value #READER} (reads the scores and transaction-scores topics in its
- * own group only). The registry authenticates every user and lets each do everything.
+ * own group only), {@value #MODEL_PUBLISHER} (reads and appends to the model registry topic, which
+ * the job reads too). The registry authenticates every user and lets each do everything.
  */
 public final class LocalSecurity {
 
@@ -60,8 +61,12 @@ public final class LocalSecurity {
     public static final String PRODUCER = "producer";
     public static final String READER = "reader";
 
+    /** Publishes model releases and assigns roles ({@code ./fraud model}). */
+    public static final String MODEL_PUBLISHER = "model-publisher";
+
     /** Every principal, the admin first. */
-    public static final List<String> PRINCIPALS = List.of(ADMIN, FEATURE_JOB, PRODUCER, READER);
+    public static final List<String> PRINCIPALS =
+            List.of(ADMIN, FEATURE_JOB, PRODUCER, READER, MODEL_PUBLISHER);
 
     /** The reader principal's consumer group. */
     public static final String READER_GROUP = "fraudpipe-reader";
@@ -238,6 +243,11 @@ public final class LocalSecurity {
                 topics.name(Topic.TRANSACTION_SCORES),
                 AclOperation.READ);
         allow(acls, READER, ResourceType.GROUP, READER_GROUP, AclOperation.READ);
+        // The job reads the model registry; ./fraud model reads all of it and appends to it.
+        String models = topics.name(Topic.MODEL_RELEASES);
+        allow(acls, FEATURE_JOB, ResourceType.TOPIC, models, AclOperation.READ);
+        allow(acls, MODEL_PUBLISHER, ResourceType.TOPIC, models, AclOperation.READ);
+        allow(acls, MODEL_PUBLISHER, ResourceType.TOPIC, models, AclOperation.WRITE);
         return acls;
     }
 

@@ -49,7 +49,10 @@ public final class TopicProvisioner {
             for (Map.Entry<Topic, String> entry : names.asMap().entrySet()) {
                 if (!existing.contains(entry.getValue())) {
                     missing.add(
-                            new NewTopic(entry.getValue(), partitions, replicationFactor)
+                            new NewTopic(
+                                            entry.getValue(),
+                                            entry.getKey().partitions(partitions),
+                                            replicationFactor)
                                     .configs(entry.getKey().topicConfig()));
                 }
             }

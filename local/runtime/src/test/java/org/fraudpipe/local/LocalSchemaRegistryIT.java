@@ -82,7 +82,8 @@ class LocalSchemaRegistryIT {
                     "scores-key",
                     "transactions-late-value",
                     "transactions-dead-letters-value",
-                    "transaction-scores-value"
+                    "transaction-scores-value",
+                    "model-releases-value"
                 }) {
             assertThat(client.compatibilityLevel(subject))
                     .as("level of %s", subject)
@@ -98,7 +99,7 @@ class LocalSchemaRegistryIT {
                         IncompatibleSchemaException.class,
                         e -> assertThat(e.compatibilityLevel()).isEqualTo("FULL_TRANSITIVE"));
         long lines = Files.readAllLines(journal, StandardCharsets.UTF_8).size();
-        assertThat(lines).as("eight levels and one registration journaled").isEqualTo(9);
+        assertThat(lines).as("nine levels and one registration journaled").isEqualTo(10);
         // Changed by hand, then restarted: the start puts the level back, and journals only that.
         client.setCompatibilityLevel("features-value", CompatibilityLevel.NONE);
         LocalSchemaRegistry.stop(dir, Duration.ofSeconds(10));

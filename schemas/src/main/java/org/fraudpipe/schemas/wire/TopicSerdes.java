@@ -79,7 +79,7 @@ public final class TopicSerdes {
     /** The Java type of keys in {@code format}: {@code String} or {@link WindowKey}. */
     public static Class<?> keyClass(Topic.KeyFormat format) {
         return switch (format) {
-            case USER_ID, SOURCE_POSITION, TRANSACTION_ID -> String.class;
+            case USER_ID, SOURCE_POSITION, TRANSACTION_ID, MODEL_EVENT_ID -> String.class;
             case WINDOW_KEY -> WindowKey.class;
         };
     }

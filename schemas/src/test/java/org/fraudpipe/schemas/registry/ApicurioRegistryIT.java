@@ -104,7 +104,8 @@ class ApicurioRegistryIT {
                         "scores-value",
                         "transactions-late-value",
                         "transactions-dead-letters-value",
-                        "transaction-scores-value");
+                        "transaction-scores-value",
+                        "model-releases-value");
         // Ids are global: one per distinct schema, shared by subjects with the same schema.
         assertThat(ids.get("features-key")).isEqualTo(ids.get("scores-key"));
         assertThat(new HashSet<>(ids.values())).hasSize(subjects.size() - 1);
