@@ -193,7 +193,7 @@ public final class OnnxScorer<R> implements AutoCloseable {
             return new OnnxScorer<>(env, session, source, layout, metadata);
         } catch (IllegalArgumentException | OrtException e) {
             closeQuietly(session);
-            throw new ModelLoadException(source, e.getMessage(), e);
+            throw new ModelLoadException(ModelLoadException.Kind.MISFIT, source, e.getMessage(), e);
         } catch (RuntimeException | Error e) {
             closeQuietly(session);
             throw e;

@@ -5,6 +5,7 @@ import java.util.Map;
 import org.fraudpipe.scoring.FeatureLayout;
 import org.fraudpipe.scoring.ModelMetadata;
 import org.fraudpipe.scoring.OnnxScorer;
+import org.fraudpipe.scoring.TestVectors;
 import org.fraudpipe.scoring.train.Trainer.Candidate;
 import org.fraudpipe.scoring.train.Trainer.PartCounts;
 import org.fraudpipe.scoring.train.UserSplit.Part;
@@ -192,6 +193,18 @@ public final class ModelCard {
                                                 + " `--transaction-block-threshold`)"
                                         : " (configurable: `--review-threshold`,"
                                                 + " `--block-threshold`)")));
+        s.append(
+                row(
+                        "test vectors",
+                        TestVectors.DEFAULT_COUNT
+                                + " holdout "
+                                + rows
+                                + " spread over the score range, with Tribuo's predicted"
+                                + " probability (metadata `"
+                                + TestVectors.METADATA_KEY
+                                + "`): a release serves only where ONNX Runtime reproduces every"
+                                + " one within "
+                                + TestVectors.TOLERANCE));
         s.append("\n");
 
         s.append(

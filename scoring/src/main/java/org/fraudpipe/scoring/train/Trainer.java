@@ -13,6 +13,7 @@ import org.fraudpipe.scoring.FeatureLayout;
 import org.fraudpipe.scoring.ModelLoadException;
 import org.fraudpipe.scoring.ModelMetadata;
 import org.fraudpipe.scoring.OnnxScorer;
+import org.fraudpipe.scoring.TestVectors;
 import org.fraudpipe.scoring.train.UserSplit.Part;
 import org.tribuo.Example;
 import org.tribuo.ImmutableFeatureMap;
@@ -219,7 +220,14 @@ public final class Trainer {
         }
 
         List<String> labelOrder = labelOrder(best);
+        List<TrainingSet.Row> holdout = parts.get(Part.HOLDOUT);
+        double[] tribuoScores = fraudProbabilities(best, layout, holdout);
         Map<String, String> extra = new LinkedHashMap<>();
+        // Tribuo's own predictions: the reference every serving runtime must reproduce.
+        extra.put(
+                TestVectors.METADATA_KEY,
+                TestVectors.select(rowsAsFloats(holdout), tribuoScores, TestVectors.DEFAULT_COUNT)
+                        .encode());
         extra.put(ALGORITHM_KEY, bestAlgorithm.id());
         extra.put(PERIOD_KEY, set.periodStart() + "/" + set.periodEnd());
         extra.put(TRAINER_KEY, "fraudpipe ./fraud train, Tribuo " + Tribuo.VERSION);
@@ -245,8 +253,6 @@ public final class Trainer {
                                 + bestAlgorithm.id()
                                 + ")");
 
-        List<TrainingSet.Row> holdout = parts.get(Part.HOLDOUT);
-        double[] tribuoScores = fraudProbabilities(best, layout, holdout);
         double[] onnxScores;
         ModelMetadata loaded;
         try (OnnxScorer<?> scorer = OnnxScorer.fromBytes(onnx, "the exported model", layout)) {
@@ -400,6 +406,19 @@ public final class Trainer {
             y[i] = rows.get(i).fraud();
         }
         return y;
+    }
+
+    private static List<float[]> rowsAsFloats(List<TrainingSet.Row> rows) {
+        List<float[]> out = new ArrayList<>(rows.size());
+        for (TrainingSet.Row row : rows) {
+            double[] values = row.values();
+            float[] f = new float[values.length];
+            for (int i = 0; i < values.length; i++) {
+                f[i] = (float) values[i];
+            }
+            out.add(f);
+        }
+        return out;
     }
 
     private static float[] floats(List<TrainingSet.Row> rows, int width) {
