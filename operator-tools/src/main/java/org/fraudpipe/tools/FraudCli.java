@@ -11,6 +11,7 @@ import org.fraudpipe.tools.cli.ReplayCommand;
 import org.fraudpipe.tools.cli.SimulateCommand;
 import org.fraudpipe.tools.cli.TrainCommand;
 import org.fraudpipe.tools.demo.DemoCommand;
+import org.fraudpipe.tools.model.ModelCommand;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
@@ -55,6 +56,7 @@ public final class FraudCli implements Runnable {
         cl.addSubcommand("demo", DemoCommand.commandLine());
         cl.addSubcommand("features", FeaturesCommand.commandLine());
         cl.addSubcommand("savepoint", SavepointCommand.commandLine());
+        cl.addSubcommand("model", ModelCommand.commandLine());
         // picocli asks the command line that execute() runs on, this one, for the handler of every
         // subcommand's usage errors: one place, one style (CommandLines, shared with the cluster
         // jars' entry points and ./fraud bench). Footers: examples never wrapped.
