@@ -91,8 +91,51 @@ public final class ReleaseCheck {
         }
     }
 
+    /**
+     * The checks that the bytes alone decide (load, layout, test vectors), without the timing: what
+     * every scoring subtask of the running job runs before a release serves, so that all subtasks
+     * reach the same verdict (a loaded TaskManager would otherwise refuse on the budget what
+     * another accepts). The verdict's {@code oneRowMicros} is 0.
+     */
+    public static Verdict checkContent(byte[] model, String source, FeatureLayout<?> layout) {
+        try (OnnxScorer<?> scorer = OnnxScorer.fromBytes(model, source, layout)) {
+            return checkVectors(scorer);
+        } catch (ModelLoadException e) {
+            return new Refused(
+                    e.kind() == ModelLoadException.Kind.MISFIT
+                            ? Refusal.LAYOUT_MISFIT
+                            : Refusal.NOT_LOADABLE,
+                    e.getMessage());
+        }
+    }
+
     /** Checks a loaded model: its test vectors and the budget. */
     public static Verdict check(OnnxScorer<?> scorer, Duration budget) {
+        Verdict content = checkVectors(scorer);
+        if (!(content instanceof Accepted accepted)) {
+            return content;
+        }
+        String id = scorer.metadata().id() + " (" + scorer.source() + ")";
+        TestVectors v = TestVectors.of(scorer.metadata()).orElseThrow();
+        long micros = oneRowMedianMicros(scorer, v);
+        if (micros > budget.toNanos() / 1000) {
+            return new Refused(
+                    Refusal.TOO_SLOW,
+                    "model "
+                            + id
+                            + ": a one-row call takes "
+                            + micros
+                            + " us (median of "
+                            + TIMED_CALLS
+                            + "), over the budget of "
+                            + budget.toNanos() / 1000
+                            + " us");
+        }
+        return new Accepted(accepted.metadata(), accepted.vectors(), micros);
+    }
+
+    /** The test-vector part of the check, for a model that loaded and fits its layout. */
+    private static Verdict checkVectors(OnnxScorer<?> scorer) {
         String id = scorer.metadata().id() + " (" + scorer.source() + ")";
         Optional<TestVectors> vectors;
         try {
@@ -132,21 +175,7 @@ public final class ReleaseCheck {
                             + mismatch.get().describe()
                             + ": ONNX Runtime here does not score what the model was trained to");
         }
-        long micros = oneRowMedianMicros(scorer, v);
-        if (micros > budget.toNanos() / 1000) {
-            return new Refused(
-                    Refusal.TOO_SLOW,
-                    "model "
-                            + id
-                            + ": a one-row call takes "
-                            + micros
-                            + " us (median of "
-                            + TIMED_CALLS
-                            + "), over the budget of "
-                            + budget.toNanos() / 1000
-                            + " us");
-        }
-        return new Accepted(scorer.metadata(), v.rows().size(), micros);
+        return new Accepted(scorer.metadata(), v.rows().size(), 0);
     }
 
     private static long oneRowMedianMicros(OnnxScorer<?> scorer, TestVectors v) {
