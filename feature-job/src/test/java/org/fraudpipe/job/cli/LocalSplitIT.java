@@ -134,8 +134,7 @@ class LocalSplitIT {
                         });
                 // Its checkpoint storage broken: the job directory becomes a file. The next
                 // checkpoint fails, the job fails over, and with no restart left fails for good.
-                deleteTree(windowJob[0]);
-                java.nio.file.Files.writeString(windowJob[0], "not a directory");
+                replaceWithFile(windowJob[0], dir.resolve("window-job-checkpoints-aside"));
 
                 assertThat(exit.get(TIMEOUT.toSeconds(), TimeUnit.SECONDS)).isEqualTo(1);
                 assertThat(err.toString())
@@ -201,10 +200,25 @@ class LocalSplitIT {
         }
     }
 
-    private static void deleteTree(Path root) throws java.io.IOException {
-        try (java.util.stream.Stream<Path> all = java.nio.file.Files.walk(root)) {
-            for (Path p : all.sorted(java.util.Comparator.reverseOrder()).toList()) {
-                java.nio.file.Files.deleteIfExists(p);
+    /**
+     * Puts a file where the directory {@code jobDir} is, while the job keeps writing checkpoints
+     * into it. Deleting the tree races with the job (a checkpoint written between the walk and the
+     * delete leaves the directory not empty): the directory is moved aside in one rename instead,
+     * and if the job recreated it (its next checkpoint's {@code mkdirs}) before the file took its
+     * place, moved aside again.
+     */
+    private static void replaceWithFile(Path jobDir, Path asideRoot) throws java.io.IOException {
+        java.nio.file.Files.createDirectories(asideRoot);
+        for (int attempt = 0; ; attempt++) {
+            if (java.nio.file.Files.isDirectory(jobDir)) {
+                java.nio.file.Files.move(jobDir, asideRoot.resolve("attempt-" + attempt));
+            }
+            try {
+                java.nio.file.Files.writeString(
+                        jobDir, "not a directory", java.nio.file.StandardOpenOption.CREATE_NEW);
+                return;
+            } catch (java.nio.file.FileAlreadyExistsException recreated) {
+                assertThat(attempt).as("the job directory kept coming back").isLessThan(100);
             }
         }
     }
