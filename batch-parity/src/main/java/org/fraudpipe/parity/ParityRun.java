@@ -215,13 +215,17 @@ public record ParityRun(
         if (model == null) {
             return;
         }
+        java.util.List<String> releases = transactions.scorer().releaseIds();
         for (String served : merged.servedModels()) {
-            if (!served.equals(model.id())) {
+            if (!served.equals(model.id()) && !releases.contains(served)) {
                 throw new ParityInputException(
                         "transaction scores were served by model "
                                 + served
                                 + ", but the check re-scores with "
                                 + model.id()
+                                + (releases.isEmpty()
+                                        ? ""
+                                        : " and the archived releases " + releases)
                                 + " (--transaction-model; default: the shipped per-transaction"
                                 + " model): give the model that served, or --no-score-skew");
             }

@@ -24,7 +24,10 @@ final class VerdictScoring extends RichMapFunction<WindowVerdict, WindowVerdict>
 
     @Override
     public void open(OpenContext context) {
-        scorer = scorerFactory.create();
+        scorer =
+                scorerFactory.create(
+                        org.fraudpipe.job.scoring.ScorerContext.of(
+                                getRuntimeContext(), getRuntimeContext().getMetricGroup()));
     }
 
     @Override

@@ -14,6 +14,7 @@ import org.fraudpipe.job.kafka.KafkaIO;
 import org.fraudpipe.job.kafka.StartupChecks;
 import org.fraudpipe.job.savepoint.SavepointGuard;
 import org.fraudpipe.job.scoring.OnnxPaneScorer;
+import org.fraudpipe.job.scoring.release.ModelReleases;
 import org.fraudpipe.job.topology.FeatureJobTopology;
 import org.fraudpipe.job.topology.JobEnvironment;
 import org.fraudpipe.job.transaction.OnnxTransactionScorer;
@@ -123,18 +124,20 @@ public final class KafkaFeatureJob {
 
     /**
      * The production job's plan for {@code config}: the paths it names ({@code --paths}), the Kafka
-     * source and sinks, the windows and the scoring ({@link #scoring}); no archive (the caller adds
-     * its own, checked for where the job runs).
+     * source and sinks, the windows and the scoring ({@link #scoring}, the start-up models with the
+     * registry's releases unless {@code --model-registry off}); no archive (the caller adds its
+     * own, checked for where the job runs).
      */
     public static FeatureJobTopology.Plan plan(
             JobConfig config,
             OnnxPaneScorer.Factory panes,
             OnnxTransactionScorer.Factory transactions) {
+        ModelReleases releases = KafkaIO.modelReleases(config);
         return new FeatureJobTopology.Plan(
                 config.paths(),
                 KafkaIO.source(config),
                 new FeatureWindowSpec(config.windowSize(), config.allowedLateness()),
-                scoring(config, panes, transactions),
+                scoring(config, panes.withReleases(releases), transactions.withReleases(releases)),
                 KafkaIO.sinks(config),
                 null);
     }

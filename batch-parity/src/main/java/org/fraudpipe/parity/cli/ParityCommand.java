@@ -17,6 +17,7 @@ import org.fraudpipe.job.config.JobOption;
 import org.fraudpipe.job.features.WindowAssignment;
 import org.fraudpipe.job.position.ReadPositions;
 import org.fraudpipe.job.scoring.OnnxPaneScorer;
+import org.fraudpipe.job.scoring.release.ModelReleases;
 import org.fraudpipe.job.transaction.OnnxTransactionScorer;
 import org.fraudpipe.parity.ParityPeriod;
 import org.fraudpipe.parity.ParityRun;
@@ -528,7 +529,8 @@ public final class ParityCommand implements Callable<Integer> {
         if (!noScoreSkew) {
             scorer =
                     OnnxPaneScorer.Factory.of(
-                            model, new DecisionThresholds(reviewThreshold, blockThreshold));
+                                    model, new DecisionThresholds(reviewThreshold, blockThreshold))
+                            .withReleases(releases());
             try {
                 scorer.check();
             } catch (IllegalStateException e) {
@@ -617,7 +619,9 @@ public final class ParityCommand implements Callable<Integer> {
         OnnxTransactionScorer.Factory transactionScorer = null;
         if (!noScoreSkew) {
             try {
-                transactionScorer = OnnxTransactionScorer.Factory.of(transactionModel, thresholds);
+                transactionScorer =
+                        OnnxTransactionScorer.Factory.of(transactionModel, thresholds)
+                                .withReleases(releases());
                 transactionScorer.check();
             } catch (IllegalStateException e) {
                 throw new ParityInputException(e.getMessage() + " (or pass --no-score-skew)", e);
@@ -633,6 +637,26 @@ public final class ParityCommand implements Callable<Integer> {
                 thresholds,
                 archive != null ? ReadPositionsReader.read(archive) : ReadPositions.NONE);
     }
+
+    /**
+     * The model releases that served, as the archive recorded the registry (each record is
+     * re-scored by the release that served it), or none without an archive.
+     */
+    private ModelReleases releases() throws ParityInputException {
+        if (releases == null) {
+            try {
+                releases =
+                        archive == null
+                                ? ModelReleases.startupOnly()
+                                : org.fraudpipe.job.archive.ArchivedRegistry.read(archive);
+            } catch (java.io.UncheckedIOException e) {
+                throw new ParityInputException(e.getMessage(), e);
+            }
+        }
+        return releases;
+    }
+
+    private ModelReleases releases;
 
     private TransactionCheck checkedWithout(String reason) throws ParityInputException {
         if (labels != null) {

@@ -72,8 +72,8 @@ public final class InputResolver {
         }
         Map<ArchiveStream, StreamInput> out = new EnumMap<>(ArchiveStream.class);
         for (ArchiveStream s : ArchiveStream.values()) {
-            if (s == ArchiveStream.READ_POSITIONS) {
-                continue; // not an input of the BATCH job: ReadPositionsReader, on the client
+            if (s == ArchiveStream.READ_POSITIONS || s == ArchiveStream.MODEL_EVENTS) {
+                continue; // not inputs of the BATCH job: read whole on the client
             }
             Path dir = new Path(rootPath, s.directory());
             boolean required = s == ArchiveStream.TRANSACTIONS || s == ArchiveStream.FEATURES;
@@ -146,7 +146,7 @@ public final class InputResolver {
             case LATE -> "late";
             case DEAD_LETTERS -> "dead-letters";
             case TRANSACTION_SCORES -> "transaction-scores";
-            case READ_POSITIONS -> "archive";
+            case READ_POSITIONS, MODEL_EVENTS -> "archive";
         };
     }
 
@@ -209,9 +209,11 @@ public final class InputResolver {
                     ArchivePartition.covering(from, readEnd(period, windows, arrivalHorizon));
             case LATE, TRANSACTION_SCORES -> ArchivePartition.covering(from, dataEnd);
             case FEATURES, SCORES -> ArchivePartition.covering(from, to);
-            case READ_POSITIONS ->
+            case READ_POSITIONS, MODEL_EVENTS ->
                     throw new IllegalArgumentException(
-                            "read positions are read whole, by ReadPositionsReader");
+                            s
+                                    + " is read whole, on the client (ReadPositionsReader,"
+                                    + " ModelEventsReader)");
             case DEAD_LETTERS ->
                     ArchivePartition.covering(
                             Instant.ofEpochMilli(from).minus(DEAD_LETTER_EARLY).toEpochMilli(),

@@ -81,6 +81,8 @@ public record ParityReport(
      * @param neverScoredDecisions the ideal decisions of never-scored windows (what the stream
      *     never decided)
      * @param histogram ideal minus served score
+     * @param byRelease the same per model release that served
+     * @param shadow each champion against the challenger that shadowed it
      */
     public record ScoreSkew(
             String modelVersion,
@@ -92,5 +94,7 @@ public record ParityReport(
             long flippedDecisions,
             Map<String, Long> flips,
             Map<String, Long> neverScoredDecisions,
-            List<Histogram.Bucket> histogram) {}
+            List<Histogram.Bucket> histogram,
+            List<ReleaseFigures.ReleaseRow> byRelease,
+            List<ReleaseFigures.ShadowRow> shadow) {}
 }

@@ -16,6 +16,7 @@ import java.util.TreeSet;
 import org.fraudpipe.parity.Cause;
 import org.fraudpipe.parity.FeatureVector;
 import org.fraudpipe.parity.WindowVerdict;
+import org.fraudpipe.schemas.avro.ScoreRecord;
 
 /**
  * Folds the verdicts of a run, in any order, into a {@link ParityReport}. Memory is bounded by the
@@ -74,6 +75,7 @@ public final class ReportBuilder implements Serializable {
     private final TreeMap<String, Long> flips = new TreeMap<>();
     private final TreeMap<String, Long> neverScoredDecisions = new TreeMap<>();
     private final TreeSet<String> modelVersions = new TreeSet<>();
+    private final ReleaseFigures releases = new ReleaseFigures();
     private BigDecimal absDeltaSum = BigDecimal.ZERO;
     private double maxAbsDelta;
     private long compared;
@@ -126,6 +128,25 @@ public final class ReportBuilder implements Serializable {
         if (v.idealModelVersion != null) {
             modelVersions.add(v.idealModelVersion);
         }
+        if (v.servedScore != null) {
+            ScoreRecord s = v.servedScore;
+            releases.served(
+                    s.getModelName() + ":" + s.getModelVersion(),
+                    v.hasScoreDelta() ? v.scoreDelta() : Double.NaN,
+                    v.hasScoreDelta() && v.decisionFlipped());
+            if (s.getChallenger() != null) {
+                releases.shadow(
+                        s.getModelName() + ":" + s.getModelVersion(),
+                        s.getScore(),
+                        s.getDecision().name(),
+                        s.getChallenger().getModelName()
+                                + ":"
+                                + s.getChallenger().getModelVersion(),
+                        s.getChallenger().getScore(),
+                        s.getChallenger().getDecision().name(),
+                        null);
+            }
+        }
         if (v.hasScoreDelta()) {
             compared++;
             double delta = v.scoreDelta();
@@ -164,6 +185,7 @@ public final class ReportBuilder implements Serializable {
                 });
         lateness.merge(other.lateness);
         scoreDelta.merge(other.scoreDelta);
+        releases.merge(other.releases);
         other.flips.forEach((k, n) -> flips.merge(k, n, Long::sum));
         other.neverScoredDecisions.forEach((k, n) -> neverScoredDecisions.merge(k, n, Long::sum));
         modelVersions.addAll(other.modelVersions);
@@ -303,7 +325,9 @@ public final class ReportBuilder implements Serializable {
                         flipped,
                         flips,
                         neverScoredDecisions,
-                        scoreDelta.buckets());
+                        scoreDelta.buckets(),
+                        releases.releaseRows(),
+                        releases.shadowRows());
         return new ParityReport(
                 violations.isEmpty() ? "PASS" : "FAIL",
                 violations.isEmpty() ? 0 : 1,

@@ -111,6 +111,7 @@ public final class ReportHtml {
         k.neverScoredDecisions().forEach((d, n) -> row(h, "never scored, ideal " + d, n));
         h.append("</table>\n<p>Ideal minus served score:</p>\n");
         barChart(h, k.histogram(), "#8a5bb1");
+        releases(h, "h3", k.byRelease(), k.shadow(), false);
 
         h.append("<h2>Worst unexplained windows</h2>\n");
         findings(h, r.worstUnexplained());
@@ -203,6 +204,7 @@ public final class ReportHtml {
         }
         h.append("</table>\n<p>Ideal minus served score:</p>\n");
         barChart(h, k.histogram(), "#8a5bb1");
+        releases(h, "h4", k.byRelease(), k.shadow(), k.labels().given());
 
         h.append("<h3>Worst differing transactions</h3>\n");
         transactionFindings(h, t.worst());
@@ -425,6 +427,76 @@ public final class ReportHtml {
                         height,
                         color,
                         esc(title)));
+    }
+
+    /**
+     * The model releases that served (the skew priced per release) and each champion against its
+     * challenger (shadow scoring).
+     */
+    private static void releases(
+            StringBuilder h,
+            String heading,
+            List<ReleaseFigures.ReleaseRow> releases,
+            List<ReleaseFigures.ShadowRow> shadows,
+            boolean labels) {
+        String open = "<" + heading + ">";
+        String close = "</" + heading + ">\n";
+        h.append(open).append("By model release").append(close);
+        h.append(
+                "<table><tr><th class=\"l\">release</th><th>served</th><th>compared</th>"
+                        + "<th>mean |ideal - served|</th><th>max</th><th>flipped</th></tr>");
+        for (ReleaseFigures.ReleaseRow r : releases) {
+            h.append("<tr>");
+            cell(h, r.release());
+            h.append(
+                    String.format(
+                            Locale.ROOT,
+                            "<td>%d</td><td>%d</td><td>%.6f</td><td>%.6f</td><td>%d</td></tr>",
+                            r.served(),
+                            r.compared(),
+                            r.meanAbsDelta(),
+                            r.maxAbsDelta(),
+                            r.flippedDecisions()));
+        }
+        h.append("</table>\n");
+        if (shadows.isEmpty()) {
+            return;
+        }
+        h.append(open).append("Champion against challenger (shadow scoring)").append(close);
+        h.append(
+                "<table><tr><th class=\"l\">champion</th><th class=\"l\">challenger</th>"
+                        + "<th>scored by both</th><th>mean |challenger - champion|</th><th>max</th>"
+                        + "<th>would flip</th><th class=\"l\">flips</th>"
+                        + (labels
+                                ? "<th>frauds</th><th>allowed by champion</th>"
+                                        + "<th>allowed by challenger</th>"
+                                : "")
+                        + "</tr>");
+        for (ReleaseFigures.ShadowRow s : shadows) {
+            h.append("<tr>");
+            cell(h, s.champion());
+            cell(h, s.challenger());
+            h.append(
+                    String.format(
+                            Locale.ROOT,
+                            "<td>%d</td><td>%.6f</td><td>%.6f</td><td>%d</td>",
+                            s.scored(),
+                            s.meanAbsDelta(),
+                            s.maxAbsDelta(),
+                            s.flippedDecisions()));
+            cell(h, s.flips().toString());
+            if (labels) {
+                h.append(
+                        String.format(
+                                Locale.ROOT,
+                                "<td>%d</td><td>%d</td><td>%d</td>",
+                                s.labelledFraudulent(),
+                                s.fraudsAllowedByChampion(),
+                                s.fraudsAllowedByChallenger()));
+            }
+            h.append("</tr>");
+        }
+        h.append("</table>\n");
     }
 
     private static void row(StringBuilder h, String key, Object value) {

@@ -14,6 +14,7 @@ import org.fraudpipe.parity.transaction.TransactionCause;
 import org.fraudpipe.parity.transaction.TransactionFeatureVector;
 import org.fraudpipe.parity.transaction.TransactionJudge;
 import org.fraudpipe.parity.transaction.TransactionVerdict;
+import org.fraudpipe.schemas.avro.TransactionScore;
 
 /**
  * Folds per-transaction verdicts into a {@link TransactionSection}, on the TaskManagers: each
@@ -72,6 +73,7 @@ public final class TransactionReportBuilder implements Serializable {
     private final TreeMap<WorstKey, TransactionFinding> worst = new TreeMap<>();
     private final Histogram arrivedLaterDelay = Histogram.arrivalDelay();
     private final Histogram scoreDelta = Histogram.scoreDelta();
+    private final ReleaseFigures releases = new ReleaseFigures();
     private final TreeMap<String, Long> flips = new TreeMap<>();
     private final TreeMap<String, Long> neverScoredDecisions = new TreeMap<>();
     private final TreeMap<String, Long> fraudFlips = new TreeMap<>();
@@ -191,6 +193,25 @@ public final class TransactionReportBuilder implements Serializable {
                     finding);
             trim(worst, WORST);
         }
+        if (v.served != null) {
+            TransactionScore s = v.served;
+            releases.served(
+                    s.getModelName() + ":" + s.getModelVersion(),
+                    v.hasScoreDelta() ? v.scoreDelta() : Double.NaN,
+                    v.hasScoreDelta() && v.flip() != null);
+            if (s.getChallenger() != null) {
+                releases.shadow(
+                        s.getModelName() + ":" + s.getModelVersion(),
+                        s.getScore(),
+                        s.getDecision().name(),
+                        s.getChallenger().getModelName()
+                                + ":"
+                                + s.getChallenger().getModelVersion(),
+                        s.getChallenger().getScore(),
+                        s.getChallenger().getDecision().name(),
+                        v.fraud);
+            }
+        }
         if (v.hasScoreDelta()) {
             scoreCompared++;
             double delta = v.scoreDelta();
@@ -248,6 +269,7 @@ public final class TransactionReportBuilder implements Serializable {
         trim(worst, WORST);
         arrivedLaterDelay.merge(other.arrivedLaterDelay);
         scoreDelta.merge(other.scoreDelta);
+        releases.merge(other.releases);
         other.flips.forEach((k, n) -> flips.merge(k, n, Long::sum));
         other.neverScoredDecisions.forEach((k, n) -> neverScoredDecisions.merge(k, n, Long::sum));
         other.fraudFlips.forEach((k, n) -> fraudFlips.merge(k, n, Long::sum));
@@ -387,7 +409,9 @@ public final class TransactionReportBuilder implements Serializable {
                                 fraudsAllowed,
                                 fraudsLetThrough,
                                 new TreeMap<>(fraudFlips),
-                                new TreeMap<>(legitimateFlips))),
+                                new TreeMap<>(legitimateFlips)),
+                        releases.releaseRows(),
+                        releases.shadowRows()),
                 exampleFindings,
                 List.copyOf(worst.values()));
     }

@@ -100,6 +100,9 @@ public record TransactionSection(
      * @param neverScoredDecisions the ideal decisions of never-scored transactions
      * @param histogram ideal minus served score
      * @param labels the fraud labels, when given
+     * @param byRelease per model release that served
+     * @param shadow each champion against the challenger that shadowed it (frauds each let through,
+     *     with labels)
      */
     public record Skew(
             String modelVersion,
@@ -112,7 +115,9 @@ public record TransactionSection(
             Map<String, Long> flips,
             Map<String, Long> neverScoredDecisions,
             List<Histogram.Bucket> histogram,
-            Labels labels) {}
+            Labels labels,
+            List<ReleaseFigures.ReleaseRow> byRelease,
+            List<ReleaseFigures.ShadowRow> shadow) {}
 
     /**
      * What the lateness cost in fraud, where the input carries labels ({@code --labels}).

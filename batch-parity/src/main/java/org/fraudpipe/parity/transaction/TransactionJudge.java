@@ -355,6 +355,10 @@ public final class TransactionJudge {
         v.answers = answers.size();
         v.served = answers.isEmpty() ? null : answers.get(0);
         v.eventTime = x != null ? x.eventTime : answers.get(0).getEventTime().toEpochMilli();
+        v.coordinate =
+                v.served != null && v.served.getRecordTimestamp() != null
+                        ? v.served.getRecordTimestamp().toEpochMilli()
+                        : x != null ? x.arrival : v.eventTime;
         EnumSet<TransactionCause> causes = EnumSet.noneOf(TransactionCause.class);
         List<String> notes = new ArrayList<>();
 

@@ -24,6 +24,13 @@ public final class TransactionVerdict {
     /** The scored transaction's event time, epoch millis. */
     public long eventTime;
 
+    /**
+     * The transaction's coordinate, which decides the release that scores it (its first arrival's
+     * Kafka timestamp, or in a replay its arrival time): the ideal is re-scored by that release,
+     * the one that served.
+     */
+    public long coordinate;
+
     public TransactionCause cause;
 
     /** Every cause found, in {@link TransactionCause} order. */

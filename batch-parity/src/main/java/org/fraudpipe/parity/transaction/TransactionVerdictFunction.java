@@ -13,7 +13,6 @@ import org.fraudpipe.job.archive.ArchivePolicy;
 import org.fraudpipe.job.position.ReadPositions;
 import org.fraudpipe.job.scoring.BatchScorer;
 import org.fraudpipe.job.transaction.ArrivalFeatures;
-import org.fraudpipe.job.transaction.ReceivedTransaction;
 import org.fraudpipe.job.transaction.TransactionScorer;
 import org.fraudpipe.parity.Evidence;
 import org.fraudpipe.parity.SortKeys;
@@ -86,7 +85,12 @@ public final class TransactionVerdictFunction extends KeyedProcessFunction<Long,
                                         "transaction-evidence",
                                         TypeInformation.of(Evidence.class)));
         judge = new TransactionJudge(policy, trailing, fromMillis, toMillis, positions);
-        scorer = scorerFactory == null ? null : scorerFactory.create();
+        scorer =
+                scorerFactory == null
+                        ? null
+                        : scorerFactory.create(
+                                org.fraudpipe.job.scoring.ScorerContext.of(
+                                        getRuntimeContext(), getRuntimeContext().getMetricGroup()));
         report = new TransactionReportBuilder(labelsGiven);
     }
 
@@ -146,7 +150,9 @@ public final class TransactionVerdictFunction extends KeyedProcessFunction<Long,
             if (v.ideal != null) {
                 ArrivalFeatures a = new ArrivalFeatures();
                 a.features = v.ideal;
-                a.recordTimestamp = ReceivedTransaction.NO_TIMESTAMP;
+                // Scored by the release that served it: at the served transaction's coordinate.
+                a.recordTimestamp = org.fraudpipe.job.transaction.ReceivedTransaction.NO_TIMESTAMP;
+                a.coordinate = v.coordinate;
                 a.arrivalRecordTimestamp = BatchScorer.NO_TIMESTAMP;
                 a.receivedAt = v.eventTime;
                 scored.add(v);

@@ -20,6 +20,7 @@ import org.fraudpipe.job.topology.Archive;
 import org.fraudpipe.job.topology.OperatorNames;
 import org.fraudpipe.job.topology.Uids;
 import org.fraudpipe.schemas.archive.ArchiveStream;
+import org.fraudpipe.schemas.avro.ArchivedModelEvent;
 import org.fraudpipe.schemas.avro.ArchivedTransaction;
 import org.fraudpipe.schemas.avro.DeadLetter;
 import org.fraudpipe.schemas.avro.FeatureRecord;
@@ -155,6 +156,12 @@ public final class FileArchive implements Archive {
         attach(positions, ArchiveStream.READ_POSITIONS, ReadPosition.class).setParallelism(1);
     }
 
+    @Override
+    public void modelEvents(DataStream<ArchivedModelEvent> events) {
+        // A few records a week: one writer.
+        attach(events, ArchiveStream.MODEL_EVENTS, ArchivedModelEvent.class).setParallelism(1);
+    }
+
     private <T extends SpecificRecordBase> DataStreamSink<T> attach(
             DataStream<T> records, ArchiveStream stream, Class<T> type) {
         return records.sinkTo(sink(root, stream, type)).uid(uid(stream)).name(name(stream));
@@ -202,6 +209,7 @@ public final class FileArchive implements Archive {
             case DEAD_LETTERS -> Uids.ARCHIVE_DEAD_LETTERS_SINK;
             case TRANSACTION_SCORES -> Uids.ARCHIVE_TRANSACTION_SCORES_SINK;
             case READ_POSITIONS -> Uids.ARCHIVE_READ_POSITIONS_SINK;
+            case MODEL_EVENTS -> Uids.ARCHIVE_MODEL_EVENTS_SINK;
         };
     }
 
@@ -215,6 +223,7 @@ public final class FileArchive implements Archive {
             case DEAD_LETTERS -> OperatorNames.ARCHIVE_DEAD_LETTERS_SINK;
             case TRANSACTION_SCORES -> OperatorNames.ARCHIVE_TRANSACTION_SCORES_SINK;
             case READ_POSITIONS -> OperatorNames.ARCHIVE_READ_POSITIONS_SINK;
+            case MODEL_EVENTS -> OperatorNames.ARCHIVE_MODEL_EVENTS_SINK;
         };
     }
 

@@ -47,6 +47,14 @@ public final class JobConfig {
         SHARED
     }
 
+    /** Whether the job follows the model registry ({@link JobOption#MODEL_REGISTRY}). */
+    public enum ModelRegistryMode {
+        /** Every scoring subtask reads the registry topic while the job runs. */
+        FOLLOW,
+        /** The start-up models score everything. */
+        OFF
+    }
+
     /** Which of the two paths one job runs ({@link JobOption#PATHS}). */
     public enum Paths {
         /** Both, in one job (one checkpoint, one state backend). */
@@ -212,6 +220,8 @@ public final class JobConfig {
         }
         transactionScoresDelivery();
         transactionSource();
+        modelRegistry();
+        requirePositive(JobOption.MODEL_REGISTRY_TIMEOUT, modelRegistryTimeout());
         paths();
         stateBackend();
         startingOffsets();
@@ -355,6 +365,14 @@ public final class JobConfig {
 
     public Duration transactionBufferTimeout() {
         return duration(JobOption.TRANSACTION_BUFFER_TIMEOUT);
+    }
+
+    public ModelRegistryMode modelRegistry() {
+        return enumValue(JobOption.MODEL_REGISTRY, ModelRegistryMode.class);
+    }
+
+    public Duration modelRegistryTimeout() {
+        return duration(JobOption.MODEL_REGISTRY_TIMEOUT);
     }
 
     /** Which paths this job runs. */

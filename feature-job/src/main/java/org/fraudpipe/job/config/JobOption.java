@@ -94,6 +94,23 @@ public enum JobOption {
             "ONNX model scoring every transaction at arrival; empty: the default per-transaction"
                     + " model shipped in the scoring jar. Checked at start-up against the"
                     + " per-transaction feature layout."),
+    MODEL_REGISTRY(
+            "model-registry",
+            Label.REGISTRY,
+            "follow",
+            "follow: every scoring subtask reads the model-releases topic while the job runs and"
+                    + " scores each record with the release that is champion at its coordinate (a"
+                    + " transaction's Kafka record timestamp, a pane's window start), and with the"
+                    + " challenger beside it if one is assigned (./fraud model); before the first"
+                    + " champion, the start-up models (--model, --transaction-model) serve. off:"
+                    + " the start-up models score everything, releases are ignored."),
+    MODEL_REGISTRY_TIMEOUT(
+            "model-registry-timeout",
+            Label.DURATION,
+            "60s",
+            "Longest a scoring task holds a record that its view of the model registry does not"
+                    + " cover yet (the topic cannot be read: live, a view covers about 8 s ahead"
+                    + " of the clock) before the task fails, naming the topic."),
     TRANSACTION_REVIEW_THRESHOLD(
             "transaction-review-threshold",
             Label.SCORE,
@@ -257,6 +274,7 @@ public enum JobOption {
         CHECK("refuse|warn"),
         SOURCE("own|shared"),
         PATHS("both|windows|decisions"),
+        REGISTRY("follow|off"),
         PREFIX("PREFIX");
 
         private final String text;

@@ -17,11 +17,14 @@ import org.fraudpipe.job.ingest.IngestWatermarks;
 import org.fraudpipe.job.ingest.RecordIngestor;
 import org.fraudpipe.job.ingest.SourcePosition;
 import org.fraudpipe.job.position.ReadPositions;
+import org.fraudpipe.job.scoring.release.ModelReleases;
+import org.fraudpipe.job.scoring.release.RegistryFollower;
 import org.fraudpipe.job.topology.OperatorNames;
 import org.fraudpipe.job.topology.OutputSinks;
 import org.fraudpipe.job.topology.TransactionSource;
 import org.fraudpipe.job.topology.Uids;
 import org.fraudpipe.schemas.Topic;
+import org.fraudpipe.schemas.avro.ArchivedModelEvent;
 import org.fraudpipe.schemas.avro.DeadLetter;
 import org.fraudpipe.schemas.avro.FeatureRecord;
 import org.fraudpipe.schemas.avro.LateRecord;
@@ -46,6 +49,25 @@ public final class KafkaIO {
     /** The transactions topic, decoded and classified, with per-partition watermarks. */
     public static TransactionSource source(JobConfig config) {
         return source(config, deserializer(config));
+    }
+
+    /**
+     * Where the job's scoring stages learn the model releases: the registry topic, followed by
+     * every scoring subtask ({@code --model-registry follow}), or none.
+     */
+    public static ModelReleases modelReleases(JobConfig config) {
+        if (config.modelRegistry() == JobConfig.ModelRegistryMode.OFF) {
+            return ModelReleases.startupOnly();
+        }
+        Properties kafka = config.kafkaClient().kafkaProperties(config.bootstrapServers());
+        kafka.setProperty(
+                org.apache.kafka.clients.CommonClientConfigs.CLIENT_ID_CONFIG,
+                config.transactionalIdPrefix() + "-model-registry");
+        return new ModelReleases.Followed(
+                config.topics().name(Topic.MODEL_RELEASES),
+                RegistryFollower.consumerProperties(kafka),
+                config.registryConfig(),
+                config.modelRegistryTimeout());
     }
 
     /** The job's deserializer of the transactions topic: decode, validate, classify. */
@@ -104,7 +126,47 @@ public final class KafkaIO {
                                 OperatorNames.KAFKA_SOURCE_TRANSACTIONS)
                         .uid(Uids.KAFKA_SOURCE_TRANSACTIONS);
             }
+
+            @Override
+            public DataStream<ArchivedModelEvent> createModelEvents(
+                    StreamExecutionEnvironment env) {
+                return config.modelRegistry() == JobConfig.ModelRegistryMode.FOLLOW
+                        ? modelEvents(env, config)
+                        : null;
+            }
         };
+    }
+
+    /**
+     * The model registry topic from its beginning, for the archive: one reader, its offset in the
+     * checkpoint, no offsets committed to the group (the group's offsets are the window path's).
+     */
+    private static DataStream<ArchivedModelEvent> modelEvents(
+            StreamExecutionEnvironment env, JobConfig config) {
+        String topic = config.topics().name(Topic.MODEL_RELEASES);
+        KafkaSource<ArchivedModelEvent> source =
+                KafkaSource.<ArchivedModelEvent>builder()
+                        .setProperties(
+                                config.kafkaClient().kafkaProperties(config.bootstrapServers()))
+                        .setTopics(topic)
+                        .setGroupId(config.groupId())
+                        .setClientIdPrefix(config.groupId() + "-model-registry")
+                        .setStartingOffsets(OffsetsInitializer.earliest())
+                        .setProperty("isolation.level", "read_committed")
+                        .setProperty("commit.offsets.on.checkpoint", "false")
+                        .setProperty(
+                                "max.partition.fetch.bytes",
+                                Integer.toString(Topic.MODEL_EVENT_MAX_BYTES))
+                        .setProperty(
+                                "fetch.max.bytes", Integer.toString(Topic.MODEL_EVENT_MAX_BYTES))
+                        .setDeserializer(new ModelEventDeserializer(config.registryConfig(), topic))
+                        .build();
+        return env.fromSource(
+                        source,
+                        org.apache.flink.api.common.eventtime.WatermarkStrategy.noWatermarks(),
+                        OperatorNames.MODEL_EVENTS_SOURCE)
+                .uid(Uids.MODEL_EVENTS_SOURCE)
+                .setParallelism(1);
     }
 
     /**

@@ -121,7 +121,8 @@ public final class Replay {
                                     new ReplaySource(
                                             config.input(),
                                             config.outOfOrderness(),
-                                            config.futureTolerance()),
+                                            config.futureTolerance(),
+                                            config.releases()),
                                     config.windows(),
                                     config.topologyScoring())
                             .to(new ReplaySinks(staging.dir()))

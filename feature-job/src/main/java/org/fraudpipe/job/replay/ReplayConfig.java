@@ -5,6 +5,7 @@ import java.time.Duration;
 import java.util.Objects;
 import org.fraudpipe.job.config.JobConfig;
 import org.fraudpipe.job.scoring.OnnxPaneScorer;
+import org.fraudpipe.job.scoring.release.ModelReleases;
 import org.fraudpipe.job.topology.FeatureJobTopology;
 import org.fraudpipe.job.transaction.OnnxTransactionScorer;
 import org.fraudpipe.job.window.FeatureWindowSpec;
@@ -30,6 +31,9 @@ import org.fraudpipe.job.window.ProcessingTimeSource;
  * @param transactions the per-transaction path: its model, trailing window and batching
  * @param archive the root of the archive the replay writes (the streaming job's layout, any Flink
  *     file system), or null for none
+ * @param releases the model releases that serve beside the start-up models (a registry read from an
+ *     archive: {@link org.fraudpipe.job.archive.ArchivedRegistry}), each record scored by the
+ *     release of its coordinate as the streaming job scored it; or none
  */
 public record ReplayConfig(
         Path input,
@@ -42,7 +46,8 @@ public record ReplayConfig(
         JobConfig.StateBackend stateBackend,
         FeatureJobTopology.Scoring scoring,
         FeatureJobTopology.PerTransaction transactions,
-        org.apache.flink.core.fs.Path archive) {
+        org.apache.flink.core.fs.Path archive,
+        ModelReleases releases) {
 
     public ReplayConfig {
         Objects.requireNonNull(input, "input");
@@ -52,6 +57,7 @@ public record ReplayConfig(
         Objects.requireNonNull(stateBackend, "stateBackend");
         Objects.requireNonNull(scoring, "scoring");
         Objects.requireNonNull(transactions, "transactions");
+        Objects.requireNonNull(releases, "releases");
         if (windows.processingTime() != ProcessingTimeSource.WATERMARK) {
             throw new IllegalArgumentException(
                     "a replay's windows must take processing time from the watermark, got "
@@ -84,7 +90,8 @@ public record ReplayConfig(
                         job.scoringBatchSize(),
                         job.scoringMaxDelay()),
                 perTransaction(job),
-                null);
+                null,
+                ModelReleases.startupOnly());
     }
 
     /** The per-transaction path as {@code job} configures it. */
@@ -98,8 +105,25 @@ public record ReplayConfig(
 
     /** The scoring the topology runs: panes and the per-transaction path. */
     public FeatureJobTopology.Scoring topologyScoring() {
+        if (releases instanceof ModelReleases.StartupOnly) {
+            return new FeatureJobTopology.Scoring(
+                    scoring.scorer(), scoring.maxBatchSize(), scoring.maxDelay(), transactions);
+        }
+        if (!(scoring.scorer() instanceof OnnxPaneScorer.Factory panes)
+                || !(transactions.scorer() instanceof OnnxTransactionScorer.Factory perTx)) {
+            throw new IllegalStateException(
+                    "model releases need the ONNX scorers, not " + scoring.scorer());
+        }
         return new FeatureJobTopology.Scoring(
-                scoring.scorer(), scoring.maxBatchSize(), scoring.maxDelay(), transactions);
+                panes.withReleases(releases),
+                scoring.maxBatchSize(),
+                scoring.maxDelay(),
+                new FeatureJobTopology.PerTransaction(
+                        perTx.withReleases(releases),
+                        transactions.trailingWindow(),
+                        transactions.maxBatchSize(),
+                        transactions.maxDelay(),
+                        transactions.bufferTimeout()));
     }
 
     /** This replay, also archiving under {@code root} (null: archiving nothing). */
@@ -128,6 +152,24 @@ public record ReplayConfig(
                 stateBackend,
                 scoring,
                 transactions,
-                root);
+                root,
+                releases);
+    }
+
+    /** This replay, scored with {@code registry}'s releases beside the start-up models. */
+    public ReplayConfig withReleases(ModelReleases registry) {
+        return new ReplayConfig(
+                input,
+                output,
+                windows,
+                outOfOrderness,
+                futureTolerance,
+                parallelism,
+                maxParallelism,
+                stateBackend,
+                scoring,
+                transactions,
+                archive,
+                registry);
     }
 }

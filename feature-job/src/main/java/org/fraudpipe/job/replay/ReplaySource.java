@@ -1,6 +1,10 @@
 package org.fraudpipe.job.replay;
 
 import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.connector.file.src.FileSource;
 import org.apache.flink.connector.file.src.enumerate.NonSplittingRecursiveEnumerator;
 import org.apache.flink.core.fs.Path;
@@ -9,9 +13,12 @@ import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.fraudpipe.job.ingest.IngestWatermarks;
 import org.fraudpipe.job.ingest.IngestedRecord;
 import org.fraudpipe.job.ingest.RecordIngestor;
+import org.fraudpipe.job.scoring.release.FixedRegistry;
+import org.fraudpipe.job.scoring.release.ModelReleases;
 import org.fraudpipe.job.topology.OperatorNames;
 import org.fraudpipe.job.topology.TransactionSource;
 import org.fraudpipe.job.topology.Uids;
+import org.fraudpipe.schemas.avro.ArchivedModelEvent;
 
 /**
  * The replay's {@link TransactionSource}: a bounded {@link FileSource} over one JSON Lines file
@@ -29,12 +36,47 @@ public final class ReplaySource implements TransactionSource {
     private final java.nio.file.Path file;
     private final Duration outOfOrderness;
     private final Duration futureTolerance;
+    private final ModelReleases releases;
 
+    /**
+     * @param releases the registry the replay scores with: its events go to the archive too, so
+     *     that the parity check over the replay's archive re-scores with the same releases
+     */
     public ReplaySource(
-            java.nio.file.Path file, Duration outOfOrderness, Duration futureTolerance) {
+            java.nio.file.Path file,
+            Duration outOfOrderness,
+            Duration futureTolerance,
+            ModelReleases releases) {
         this.file = file;
         this.outOfOrderness = outOfOrderness;
         this.futureTolerance = futureTolerance;
+        this.releases = releases;
+    }
+
+    public ReplaySource(
+            java.nio.file.Path file, Duration outOfOrderness, Duration futureTolerance) {
+        this(file, outOfOrderness, futureTolerance, ModelReleases.startupOnly());
+    }
+
+    @Override
+    public DataStream<ArchivedModelEvent> createModelEvents(StreamExecutionEnvironment env) {
+        if (!(releases instanceof ModelReleases.Fixed fixed)) {
+            return null;
+        }
+        List<FixedRegistry.Entry> entries = fixed.entries();
+        List<ArchivedModelEvent> events = new ArrayList<>(entries.size());
+        for (int i = 0; i < entries.size(); i++) {
+            events.add(
+                    new ArchivedModelEvent(
+                            entries.get(i).event(),
+                            file.getFileName().toString(),
+                            (long) i,
+                            Instant.ofEpochMilli(entries.get(i).appendTime())));
+        }
+        return env.fromData(events, TypeInformation.of(ArchivedModelEvent.class))
+                .uid(Uids.MODEL_EVENTS_SOURCE)
+                .name(OperatorNames.MODEL_EVENTS_SOURCE)
+                .setParallelism(1);
     }
 
     @Override

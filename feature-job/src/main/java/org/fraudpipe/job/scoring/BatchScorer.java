@@ -47,7 +47,8 @@ public interface BatchScorer<I, O> extends AutoCloseable {
      * incompatible model stops the job at start-up, not at the first record.
      */
     interface Factory<I, O> extends java.io.Serializable {
-        BatchScorer<I, O> create();
+        /** Creates the scorer on a task (its models loaded, its registry feed open). */
+        BatchScorer<I, O> create(ScorerContext context);
 
         /** Loads and checks the model once, throwing with a clear message if it is unusable. */
         void validate();

@@ -184,7 +184,7 @@ public final class BatchScoringOperator<I, O> extends AbstractStreamOperator<O>
     @Override
     public void open() throws Exception {
         super.open();
-        scorer = scorerFactory.create();
+        scorer = scorerFactory.create(ScorerContext.of(getRuntimeContext(), getMetricGroup()));
         buffer = new ArrayList<>(maxBatchSize);
         timestamps = new ArrayList<>(maxBatchSize);
         if (flushPolicy == Flush.WHEN_IDLE) {

@@ -19,6 +19,6 @@ public interface PaneScorer extends BatchScorer<FeatureRecord, ScoreRecord> {
     /** Creates a {@link PaneScorer} on the task ({@link BatchScorer.Factory}). */
     interface Factory extends BatchScorer.Factory<FeatureRecord, ScoreRecord> {
         @Override
-        PaneScorer create();
+        PaneScorer create(ScorerContext context);
     }
 }

@@ -1,6 +1,7 @@
 package org.fraudpipe.job.topology;
 
 import org.apache.flink.streaming.api.datastream.DataStream;
+import org.fraudpipe.schemas.avro.ArchivedModelEvent;
 import org.fraudpipe.schemas.avro.ArchivedTransaction;
 import org.fraudpipe.schemas.avro.ReadPosition;
 
@@ -30,4 +31,11 @@ public interface Archive extends OutputSinks {
      * a record one path had not read yet from one it lost.
      */
     void readPositions(DataStream<ReadPosition> positions);
+
+    /**
+     * Every record of the model registry topic, once (a restart without a checkpoint may write one
+     * again: readers keep one per offset): what the parity check rebuilds the registry from, so
+     * that each record is re-scored by the release that served it.
+     */
+    void modelEvents(DataStream<ArchivedModelEvent> events);
 }

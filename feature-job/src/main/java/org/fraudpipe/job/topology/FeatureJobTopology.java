@@ -18,6 +18,7 @@ import org.fraudpipe.job.transaction.TransactionScoring;
 import org.fraudpipe.job.window.FeatureWindowSpec;
 import org.fraudpipe.job.window.FeatureWindows;
 import org.fraudpipe.job.window.WindowedFeatures;
+import org.fraudpipe.schemas.avro.ArchivedModelEvent;
 import org.fraudpipe.schemas.avro.ArchivedTransaction;
 import org.fraudpipe.schemas.avro.DeadLetter;
 import org.fraudpipe.schemas.avro.FeatureRecord;
@@ -208,6 +209,10 @@ public final class FeatureJobTopology {
                 archive.transactions(streams.received());
             }
             archive.readPositions(streams.readPositions());
+            DataStream<ArchivedModelEvent> models = plan.source().createModelEvents(env);
+            if (models != null) {
+                archive.modelEvents(models);
+            }
             attach(streams, archive);
         }
         return streams;

@@ -36,6 +36,8 @@ public final class OperatorNames {
     public static final String READ_POSITIONS_WINDOWS = "Read position (windows)";
     public static final String READ_POSITIONS_DECISIONS = "Read position (decisions)";
     public static final String ARCHIVE_READ_POSITIONS_SINK = "Read positions to archive";
+    public static final String MODEL_EVENTS_SOURCE = "Model registry";
+    public static final String ARCHIVE_MODEL_EVENTS_SINK = "Model registry to archive";
 
     private OperatorNames() {}
 }

@@ -3,6 +3,7 @@ package org.fraudpipe.job.topology;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.fraudpipe.job.ingest.IngestedRecord;
+import org.fraudpipe.schemas.avro.ArchivedModelEvent;
 
 /**
  * Where the job's input comes from: Kafka in production, a JSON Lines file in a replay, anything in
@@ -24,6 +25,14 @@ public interface TransactionSource {
      * scored at arrival.
      */
     default DataStream<IngestedRecord> createForTransactions(StreamExecutionEnvironment env) {
+        return null;
+    }
+
+    /**
+     * The model registry's records, for the archive, or null (the default: an input without a
+     * registry, a replay). Called at most once, only when the topology archives.
+     */
+    default DataStream<ArchivedModelEvent> createModelEvents(StreamExecutionEnvironment env) {
         return null;
     }
 }

@@ -110,5 +110,10 @@ public final class Uids {
 
     public static final String ARCHIVE_READ_POSITIONS_SINK = "archive-read-positions-sink";
 
+    /** The model registry topic, read for the archive (its offsets in the checkpoint). */
+    public static final String MODEL_EVENTS_SOURCE = "model-events-source";
+
+    public static final String ARCHIVE_MODEL_EVENTS_SINK = "archive-model-events-sink";
+
     private Uids() {}
 }

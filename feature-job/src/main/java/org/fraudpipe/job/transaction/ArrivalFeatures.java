@@ -30,6 +30,13 @@ public final class ArrivalFeatures {
     /** Processing time of this arrival (in a replay: the record's arrival time). */
     public long receivedAt;
 
+    /**
+     * The transaction's coordinate, which decides the model release that scores it: its first
+     * arrival's Kafka record timestamp, or where records have none (a replay) its first arrival's
+     * time. A retry's is its original's, so it is answered by the same release.
+     */
+    public long coordinate;
+
     /** Whether this arrival is a retry of an id answered before (its original's features). */
     public boolean retry;
 
@@ -45,6 +52,7 @@ public final class ArrivalFeatures {
             long recordTimestamp,
             long arrivalRecordTimestamp,
             long receivedAt,
+            long coordinate,
             boolean retry,
             int sourcePartition,
             long sourceOffset) {
@@ -52,6 +60,7 @@ public final class ArrivalFeatures {
         this.recordTimestamp = recordTimestamp;
         this.arrivalRecordTimestamp = arrivalRecordTimestamp;
         this.receivedAt = receivedAt;
+        this.coordinate = coordinate;
         this.retry = retry;
         this.sourcePartition = sourcePartition;
         this.sourceOffset = sourceOffset;

@@ -9,6 +9,11 @@ import java.util.List;
 import org.fraudpipe.job.config.JobConfig;
 import org.fraudpipe.job.config.JobOption;
 import org.fraudpipe.job.scoring.BatchScoringOperator;
+import org.fraudpipe.job.scoring.ScorerContext;
+import org.fraudpipe.job.scoring.release.ModelReleases;
+import org.fraudpipe.job.scoring.release.ServingScorer;
+import org.fraudpipe.schemas.avro.ChallengerScore;
+import org.fraudpipe.schemas.avro.ModelKind;
 import org.fraudpipe.schemas.avro.TransactionFeatures;
 import org.fraudpipe.schemas.avro.TransactionScore;
 import org.fraudpipe.scoring.DecisionThresholds;
@@ -19,49 +24,64 @@ import org.fraudpipe.scoring.OnnxScorer;
 
 /**
  * The job's {@link TransactionScorer}: the per-transaction ONNX model ({@link
- * FeatureLayout#TRANSACTION_V1}) scores a batch of transactions, the per-transaction thresholds
- * turn each probability into a decision, and each score carries the exact features scored, the
- * model's name and version and the Kafka record timestamp of the transaction.
+ * FeatureLayout#TRANSACTION_V1}) that serves each transaction's coordinate ({@link ServingScorer}:
+ * a release of the registry, or the start-up model) scores a batch of transactions, the
+ * per-transaction thresholds turn each probability into a decision, and each score carries the
+ * exact features scored, the model's name and version, the Kafka record timestamp of the
+ * transaction, and the challenger's score if one is assigned.
  *
  * <p>Deterministic: the score of a row does not depend on the other rows of its batch (a linear or
  * factorization-machine model scores each row on its own; {@code TransactionScoringTest} checks
- * that a row scores the same bits alone and in batches), so a retry answered with the original's
- * features, or a replay after a failover, gets the same score from the same model.
+ * that a row scores the same bits alone and in batches), and the release that scores it is a
+ * function of its coordinate; so a retry answered with the original's features, or a replay after a
+ * failover, gets the same score from the same release.
  */
 public final class OnnxTransactionScorer implements TransactionScorer {
 
-    private final OnnxScorer<TransactionFeatures> scorer;
+    private final ServingScorer<TransactionFeatures> models;
     private final DecisionThresholds thresholds;
-    private final ModelMetadata model;
     private final List<TransactionFeatures> rows = new ArrayList<>();
 
     private OnnxTransactionScorer(
-            OnnxScorer<TransactionFeatures> scorer, DecisionThresholds thresholds) {
-        this.scorer = scorer;
+            ServingScorer<TransactionFeatures> models, DecisionThresholds thresholds) {
+        this.models = models;
         this.thresholds = thresholds;
-        this.model = scorer.metadata();
+    }
+
+    /**
+     * A transaction's coordinate, which decides the release that scores it: its first arrival's
+     * Kafka record timestamp (a retry's answer is the original's, so is its release), or where it
+     * has none (a replay of a file) its first arrival's time ({@link ArrivalFeatures#coordinate}).
+     */
+    public static long coordinateOf(ArrivalFeatures a) {
+        return a.coordinate;
     }
 
     @Override
     public List<TransactionScore> score(List<ArrivalFeatures> batch, long scoredAt) {
         rows.clear();
-        for (ArrivalFeatures a : batch) {
+        long[] coordinates = new long[batch.size()];
+        for (int i = 0; i < batch.size(); i++) {
+            ArrivalFeatures a = batch.get(i);
             rows.add(a.features);
+            coordinates[i] = coordinateOf(a);
         }
-        double[] probabilities = scorer.score(rows);
+        ServingScorer.Scored scored = models.score(rows, coordinates);
         rows.clear();
         List<TransactionScore> out = new ArrayList<>(batch.size());
         for (int i = 0; i < batch.size(); i++) {
             ArrivalFeatures a = batch.get(i);
             TransactionFeatures f = a.features;
+            ModelMetadata model = scored.models[i];
+            ModelMetadata challenger = scored.challengers[i];
             out.add(
                     TransactionScore.newBuilder()
                             .setTransactionId(f.getTransactionId())
                             .setUserId(f.getUserId())
                             .setEventTime(f.getEventTime())
                             .setFeatures(f)
-                            .setScore(probabilities[i])
-                            .setDecision(thresholds.decide(probabilities[i]))
+                            .setScore(scored.scores[i])
+                            .setDecision(thresholds.decide(scored.scores[i]))
                             .setModelName(model.name())
                             .setModelVersion(model.version())
                             .setRecordTimestamp(
@@ -75,6 +95,14 @@ public final class OnnxTransactionScorer implements TransactionScorer {
                                             scoredAt == BatchScoringOperator.SCORED_AT_EMITTED_AT
                                                     ? a.receivedAt
                                                     : scoredAt))
+                            .setChallenger(
+                                    challenger == null
+                                            ? null
+                                            : new ChallengerScore(
+                                                    challenger.name(),
+                                                    challenger.version(),
+                                                    scored.challengerScores[i],
+                                                    thresholds.decide(scored.challengerScores[i])))
                             .build());
         }
         return out;
@@ -82,7 +110,7 @@ public final class OnnxTransactionScorer implements TransactionScorer {
 
     @Override
     public void close() {
-        scorer.close();
+        models.close();
     }
 
     /**
@@ -98,11 +126,34 @@ public final class OnnxTransactionScorer implements TransactionScorer {
         private final byte[] model;
         private final String source;
         private final DecisionThresholds thresholds;
+        private final ModelReleases releases;
 
-        private Factory(byte[] model, String source, DecisionThresholds thresholds) {
+        private Factory(
+                byte[] model,
+                String source,
+                DecisionThresholds thresholds,
+                ModelReleases releases) {
             this.model = model;
             this.source = source;
             this.thresholds = thresholds;
+            this.releases = releases;
+        }
+
+        private Factory(byte[] model, String source, DecisionThresholds thresholds) {
+            this(model, source, thresholds, ModelReleases.startupOnly());
+        }
+
+        /**
+         * The same start-up model, with the releases of the transaction kind from {@code releases}
+         * serving beside it ({@link ServingScorer}).
+         */
+        public Factory withReleases(ModelReleases releases) {
+            return new Factory(model, source, thresholds, releases);
+        }
+
+        /** The releases of this kind that may serve beside the start-up model, where known. */
+        public java.util.List<String> releaseIds() {
+            return releases.releaseIds(ModelKind.TRANSACTION);
         }
 
         /** The per-transaction model and thresholds the job's configuration asks for. */
@@ -166,14 +217,29 @@ public final class OnnxTransactionScorer implements TransactionScorer {
         }
 
         @Override
-        public TransactionScorer create() {
+        public TransactionScorer create(ScorerContext context) {
+            OnnxScorer<TransactionFeatures> startup;
             try {
-                return new OnnxTransactionScorer(
-                        OnnxScorer.fromBytes(model, source, FeatureLayout.TRANSACTION_V1),
-                        thresholds);
+                startup = OnnxScorer.fromBytes(model, source, FeatureLayout.TRANSACTION_V1);
             } catch (ModelLoadException e) {
                 throw new IllegalStateException(e.getMessage(), e);
             }
+            ServingScorer<TransactionFeatures> models =
+                    new ServingScorer<>(
+                            ModelKind.TRANSACTION,
+                            startup,
+                            releases.open(),
+                            releases.holdTimeout(),
+                            context.metrics(),
+                            context.subtask());
+            try {
+                // When the task opens, not with its first transaction: that one must not wait.
+                models.awaitFirstView(System.currentTimeMillis());
+            } catch (RuntimeException e) {
+                models.close();
+                throw e;
+            }
+            return new OnnxTransactionScorer(models, thresholds);
         }
     }
 }

@@ -21,8 +21,11 @@ import org.fraudpipe.schemas.avro.TransactionFeatures;
  * @param deviceId device
  * @param merchantId merchant
  * @param country country
- * @param recordTimestamp the Kafka record timestamp of its (first) arrival, epoch millis, or {@link
- *     Long#MIN_VALUE} for none
+ * @param firstArrival its first arrival's Kafka record timestamp, epoch millis, or where the record
+ *     had none (a replay) its arrival time: the transaction's coordinate (which release scores it
+ *     and its retries), and what a retry's answer names as the record timestamp scored. (Written as
+ *     {@code recordTimestamp} before releases; live records always have one, so state written then
+ *     holds the same value.)
  * @param txCount the features it was scored with, as in {@link TransactionFeatures}
  * @param amountSum as in {@link TransactionFeatures}
  * @param amountMax as in {@link TransactionFeatures}
@@ -30,7 +33,7 @@ import org.fraudpipe.schemas.avro.TransactionFeatures;
  * @param distinctMerchants as in {@link TransactionFeatures}
  * @param distinctCountries as in {@link TransactionFeatures}
  * @param flags {@link #NEW_DEVICE}, {@link #NEW_MERCHANT}, {@link #NEW_COUNTRY}, {@link
- *     #HISTORY_COMPLETE}
+ *     #HISTORY_COMPLETE}, {@link #ARRIVAL_NOT_RECORD_TIMESTAMP}
  */
 public record ReceivedTransaction(
         long eventTime,
@@ -38,7 +41,7 @@ public record ReceivedTransaction(
         String deviceId,
         String merchantId,
         String country,
-        long recordTimestamp,
+        long firstArrival,
         long txCount,
         long amountSum,
         long amountMax,
@@ -52,7 +55,13 @@ public record ReceivedTransaction(
     static final int NEW_COUNTRY = 4;
     static final int HISTORY_COMPLETE = 8;
 
-    /** {@link #recordTimestamp} of a record without one. */
+    /**
+     * {@link #firstArrival} is an arrival time, the record having had no Kafka timestamp (a
+     * replay). Never set in state written before releases (live records always have one).
+     */
+    static final int ARRIVAL_NOT_RECORD_TIMESTAMP = 16;
+
+    /** A Kafka record timestamp of a record without one. */
     public static final long NO_TIMESTAMP = Long.MIN_VALUE;
 
     public ReceivedTransaction {
@@ -61,12 +70,19 @@ public record ReceivedTransaction(
         Objects.requireNonNull(country, "country");
     }
 
-    /** The entry of {@code tx}, scored with {@code features}. */
+    /**
+     * The entry of {@code tx}, scored with {@code features}.
+     *
+     * @param recordTimestamp its Kafka record timestamp, or {@link #NO_TIMESTAMP}
+     * @param receivedAt its arrival time: the coordinate where it has no record timestamp
+     */
     static ReceivedTransaction of(
             Transaction tx,
             long recordTimestamp,
+            long receivedAt,
             TrailingFeatures.Result features,
             boolean historyComplete) {
+        boolean stamped = recordTimestamp != NO_TIMESTAMP;
         var v = features.values();
         return new ReceivedTransaction(
                 tx.getEventTime().toEpochMilli(),
@@ -74,7 +90,7 @@ public record ReceivedTransaction(
                 tx.getDeviceId(),
                 tx.getMerchantId(),
                 tx.getCountry(),
-                recordTimestamp,
+                stamped ? recordTimestamp : receivedAt,
                 v.txCount(),
                 v.amountSum(),
                 v.amountMax(),
@@ -84,7 +100,13 @@ public record ReceivedTransaction(
                 (features.newDevice() ? NEW_DEVICE : 0)
                         | (features.newMerchant() ? NEW_MERCHANT : 0)
                         | (features.newCountry() ? NEW_COUNTRY : 0)
-                        | (historyComplete ? HISTORY_COMPLETE : 0));
+                        | (historyComplete ? HISTORY_COMPLETE : 0)
+                        | (stamped ? 0 : ARRIVAL_NOT_RECORD_TIMESTAMP));
+    }
+
+    /** Its first arrival's Kafka record timestamp, or {@link #NO_TIMESTAMP} if it had none. */
+    long recordTimestamp() {
+        return (flags & ARRIVAL_NOT_RECORD_TIMESTAMP) != 0 ? NO_TIMESTAMP : firstArrival;
     }
 
     /** The features this transaction was scored with. */

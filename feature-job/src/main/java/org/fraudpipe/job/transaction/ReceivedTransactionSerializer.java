@@ -13,11 +13,12 @@ import org.fraudpipe.job.features.StringValueCodec;
  * Flink serializer of {@link ReceivedTransaction}, the per-transaction path's state (read on every
  * arrival of the user with RocksDB, stored in every checkpoint and savepoint).
  *
- * <p>Format 1: a format byte (1), {@code eventTime} (8 bytes), {@code recordTimestamp} (8 bytes),
- * {@code amountMinor}, the three counts and sums as unsigned varints (1 to 10 bytes, a few for real
- * values), {@code deviceId}, {@code merchantId}, {@code country} in Flink's {@link StringValue}
- * encoding (length varint + chars), the three distinct counts as varints, the flags byte. About 45
- * bytes for typical ids; the map key (the {@code transactionId}) comes on top.
+ * <p>Format 1: a format byte (1), {@code eventTime} (8 bytes), {@code firstArrival} (8 bytes;
+ * before releases named recordTimestamp, the same value live), {@code amountMinor}, the three
+ * counts and sums as unsigned varints (1 to 10 bytes, a few for real values), {@code deviceId},
+ * {@code merchantId}, {@code country} in Flink's {@link StringValue} encoding (length varint +
+ * chars), the three distinct counts as varints, the flags byte. About 45 bytes for typical ids; the
+ * map key (the {@code transactionId}) comes on top.
  *
  * <p>Compatibility: the format byte lets a later build read entries of this one (a new format is a
  * new reader here, never a change in place); the snapshot is a {@link SimpleTypeSerializerSnapshot}
@@ -65,7 +66,7 @@ public final class ReceivedTransactionSerializer
     public void serialize(ReceivedTransaction r, DataOutputView out) throws IOException {
         out.writeByte(FORMAT);
         out.writeLong(r.eventTime());
-        out.writeLong(r.recordTimestamp());
+        out.writeLong(r.firstArrival());
         writeVarLong(r.amountMinor(), out);
         writeVarLong(r.txCount(), out);
         writeVarLong(r.amountSum(), out);
@@ -91,7 +92,7 @@ public final class ReceivedTransactionSerializer
                             + "): restore it with the build that wrote it or a newer one");
         }
         long eventTime = in.readLong();
-        long recordTimestamp = in.readLong();
+        long firstArrival = in.readLong();
         long amount = readVarLong(in);
         long txCount = readVarLong(in);
         long amountSum = readVarLong(in);
@@ -109,7 +110,7 @@ public final class ReceivedTransactionSerializer
                 device,
                 merchant,
                 country,
-                recordTimestamp,
+                firstArrival,
                 txCount,
                 amountSum,
                 amountMax,

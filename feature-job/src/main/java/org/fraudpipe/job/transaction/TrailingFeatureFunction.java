@@ -175,6 +175,7 @@ public final class TrailingFeatureFunction
                             original.recordTimestamp(),
                             arrivalTimestamp,
                             record.receivedAt,
+                            original.firstArrival(),
                             true,
                             record.sourcePartition,
                             record.sourceOffset));
@@ -200,7 +201,8 @@ public final class TrailingFeatureFunction
             historyIncomplete.inc();
         }
         ReceivedTransaction entry =
-                ReceivedTransaction.of(tx, arrivalTimestamp, features.result(), complete);
+                ReceivedTransaction.of(
+                        tx, arrivalTimestamp, record.receivedAt, features.result(), complete);
         long eviction = evictionTime(eventTime);
         // Against the highest watermark, not the current one: right after a restore the current
         // one starts over, and storing what the previous attempt would not have stored would
@@ -221,6 +223,7 @@ public final class TrailingFeatureFunction
                         arrivalTimestamp,
                         arrivalTimestamp,
                         record.receivedAt,
+                        entry.firstArrival(),
                         false,
                         record.sourcePartition,
                         record.sourceOffset));

@@ -26,6 +26,6 @@ public interface TransactionScorer extends BatchScorer<ArrivalFeatures, Transact
     /** Creates a {@link TransactionScorer} on the task ({@link BatchScorer.Factory}). */
     interface Factory extends BatchScorer.Factory<ArrivalFeatures, TransactionScore> {
         @Override
-        TransactionScorer create();
+        TransactionScorer create(org.fraudpipe.job.scoring.ScorerContext context);
     }
 }

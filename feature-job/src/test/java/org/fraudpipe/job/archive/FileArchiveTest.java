@@ -44,7 +44,8 @@ class FileArchiveTest {
                         "late",
                         "dead-letters",
                         "transaction-scores",
-                        "read-positions");
+                        "read-positions",
+                        "model-events");
     }
 
     @Test

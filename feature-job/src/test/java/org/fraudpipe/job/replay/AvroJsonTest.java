@@ -28,7 +28,9 @@ import org.apache.avro.generic.GenericRecord;
 import org.apache.avro.generic.IndexedRecord;
 import org.apache.avro.specific.SpecificData;
 import org.apache.avro.specific.SpecificRecordBase;
+import org.fraudpipe.schemas.avro.ArchivedModelEvent;
 import org.fraudpipe.schemas.avro.ArchivedTransaction;
+import org.fraudpipe.schemas.avro.ChallengerScore;
 import org.fraudpipe.schemas.avro.DeadLetter;
 import org.fraudpipe.schemas.avro.DeadLetterReason;
 import org.fraudpipe.schemas.avro.Decision;
@@ -246,7 +248,9 @@ class AvroJsonTest {
                     ReadPosition.class,
                     ModelEvent.class,
                     ModelRelease.class,
-                    ModelAssignment.class);
+                    ModelAssignment.class,
+                    ChallengerScore.class,
+                    ArchivedModelEvent.class);
 
     private static final long SEED = 20_261_128L;
     private static final int RECORDS_PER_TYPE = 400;

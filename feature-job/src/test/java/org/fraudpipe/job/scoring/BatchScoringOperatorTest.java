@@ -55,7 +55,8 @@ class BatchScoringOperatorTest {
                                 f.getTiming(),
                                 scoredAt == BatchScoringOperator.SCORED_AT_EMITTED_AT
                                         ? f.getEmittedAt()
-                                        : Instant.ofEpochMilli(scoredAt)));
+                                        : Instant.ofEpochMilli(scoredAt),
+                                null));
             }
             return out;
         }
@@ -66,7 +67,7 @@ class BatchScoringOperatorTest {
 
     static final class RecordingFactory implements PaneScorer.Factory {
         @Override
-        public PaneScorer create() {
+        public PaneScorer create(org.fraudpipe.job.scoring.ScorerContext context) {
             return new RecordingScorer();
         }
 

@@ -17,17 +17,17 @@ import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.fraudpipe.job.KafkaFeatureJob;
 import org.fraudpipe.job.archive.FileArchive;
 import org.fraudpipe.job.config.JobConfig;
 import org.fraudpipe.job.kafka.KafkaIO;
 import org.fraudpipe.job.kafka.StartupChecks;
-import org.fraudpipe.job.replay.ReplayConfig;
 import org.fraudpipe.job.savepoint.SavepointGuard;
 import org.fraudpipe.job.scoring.OnnxPaneScorer;
 import org.fraudpipe.job.topology.FeatureJobTopology;
 import org.fraudpipe.job.topology.JobEnvironment;
 import org.fraudpipe.job.topology.OutputSinks;
-import org.fraudpipe.job.window.FeatureWindowSpec;
+import org.fraudpipe.job.transaction.OnnxTransactionScorer;
 import org.fraudpipe.local.KafkaTestBroker;
 import org.fraudpipe.local.LocalSecurity;
 import org.fraudpipe.local.TopicProvisioner;
@@ -192,17 +192,12 @@ public final class JobDeployment {
                     StreamExecutionEnvironment.getExecutionEnvironment(conf);
             FeatureJobTopology.build(
                     env,
-                    new FeatureJobTopology.Plan(
-                            config.paths(),
-                            KafkaIO.source(config),
-                            new FeatureWindowSpec(config.windowSize(), config.allowedLateness()),
-                            new FeatureJobTopology.Scoring(
+                    KafkaFeatureJob.plan(
+                                    config,
                                     OnnxPaneScorer.Factory.of(config),
-                                    config.scoringBatchSize(),
-                                    config.scoringMaxDelay(),
-                                    ReplayConfig.perTransaction(config)),
-                            sinks.apply(KafkaIO.sinks(config)),
-                            FileArchive.forJob(config, false).orElse(null)));
+                                    OnnxTransactionScorer.Factory.of(config))
+                            .to(sinks.apply(KafkaIO.sinks(config)))
+                            .archivedIn(FileArchive.forJob(config, false).orElse(null)));
             return env.executeAsync("feature-job-it-" + config.groupId());
         }
     }

@@ -29,11 +29,22 @@ public final class JobMetrics {
         return out;
     }
 
-    /** The sum of counter {@code name} over every subtask of {@code job}. */
+    /**
+     * The sum of counter {@code name} over every subtask of {@code job}, and over every attempt of
+     * each (the reporter retains the metrics of a task that failed over: counted, not merged).
+     */
     public long counter(JobID job, String name) {
         long sum = 0;
-        for (Metric m : reporter.findMetrics(job, "\\." + Pattern.quote(name) + "$").values()) {
-            sum += ((Counter) m).getCount();
+        for (java.util.Map.Entry<
+                        org.apache.flink.metrics.MetricGroup, java.util.Map<String, Metric>>
+                g : reporter.getMetricsByGroup().entrySet()) {
+            if (!job.toString().equals(g.getKey().getAllVariables().get("<job_id>"))) {
+                continue;
+            }
+            Metric m = g.getValue().get(name);
+            if (m instanceof Counter c) {
+                sum += c.getCount();
+            }
         }
         return sum;
     }

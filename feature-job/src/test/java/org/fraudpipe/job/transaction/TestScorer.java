@@ -57,7 +57,7 @@ final class TestScorer implements TransactionScorer {
         private static final long serialVersionUID = 1L;
 
         @Override
-        public TransactionScorer create() {
+        public TransactionScorer create(org.fraudpipe.job.scoring.ScorerContext context) {
             return new TestScorer();
         }
 

@@ -114,6 +114,18 @@ public final class ReplayCommand implements Callable<Integer> {
     String archive;
 
     @Option(
+            names = "--releases-from",
+            paramLabel = "ARCHIVE",
+            description =
+                    "Score with the model releases the streaming job followed, as recorded in this"
+                            + " archive (its model-events/): every record by the release that holds"
+                            + " the champion role at its coordinate (a transaction's arrival, a"
+                            + " pane's window start), with the challenger beside it, as the job"
+                            + " scored it. Without it: the start-up models (--model,"
+                            + " --transaction-model) score everything.")
+    String releasesFrom;
+
+    @Option(
             names = "--output",
             paramLabel = "DIR",
             required = true,
@@ -185,6 +197,20 @@ public final class ReplayCommand implements Callable<Integer> {
             config = ReplayConfig.of(input, output, JobConfig.of(values));
         } catch (IllegalArgumentException e) {
             throw usage(e.getMessage());
+        }
+        if (releasesFrom != null) {
+            try {
+                config =
+                        config.withReleases(
+                                org.fraudpipe.job.archive.ArchivedRegistry.read(
+                                        DirectoryUris.parse(
+                                                        "--releases-from",
+                                                        releasesFrom,
+                                                        Path.of(""))
+                                                .toString()));
+            } catch (java.io.UncheckedIOException | IllegalArgumentException e) {
+                throw usage("--releases-from: " + e.getMessage());
+            }
         }
         return archive == null ? config : config.withArchive(archiveRoot());
     }

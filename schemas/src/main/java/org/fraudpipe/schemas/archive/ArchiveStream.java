@@ -3,6 +3,7 @@ package org.fraudpipe.schemas.archive;
 import java.time.Instant;
 import java.util.function.ToLongFunction;
 import org.apache.avro.specific.SpecificRecord;
+import org.fraudpipe.schemas.avro.ArchivedModelEvent;
 import org.fraudpipe.schemas.avro.ArchivedTransaction;
 import org.fraudpipe.schemas.avro.DeadLetter;
 import org.fraudpipe.schemas.avro.FeatureRecord;
@@ -65,7 +66,16 @@ public enum ArchiveStream {
     READ_POSITIONS(
             "read-positions",
             ReadPosition.class,
-            r -> ((ReadPosition) r).getRecordedAt().toEpochMilli());
+            r -> ((ReadPosition) r).getRecordedAt().toEpochMilli()),
+    /**
+     * Every record of the model registry topic (releases and role assignments), by the broker's
+     * append time. Not an input of the BATCH check: the parity client reads it whole (a few records
+     * a week) to rebuild the registry and re-score each record with the release that served it.
+     */
+    MODEL_EVENTS(
+            "model-events",
+            ArchivedModelEvent.class,
+            r -> ((ArchivedModelEvent) r).getAppendTime().toEpochMilli());
 
     private final String directory;
     private final Class<? extends SpecificRecord> recordClass;

@@ -6,6 +6,7 @@ import java.util.Map;
 import org.apache.avro.Schema;
 import org.apache.avro.SchemaNormalization;
 import org.apache.avro.io.Encoder;
+import org.fraudpipe.schemas.avro.ChallengerScore;
 import org.fraudpipe.schemas.avro.FeatureRecord;
 import org.fraudpipe.schemas.avro.ScoreRecord;
 import org.fraudpipe.schemas.avro.WindowKey;
@@ -40,7 +41,7 @@ final class OutputRecordWriters {
     /** Parsing fingerprints (CRC-64-AVRO) of the schemas the writers below were written for. */
     static final long FEATURE_RECORD_FINGERPRINT = -1570160131830516890L;
 
-    static final long SCORE_RECORD_FINGERPRINT = -8679781934231849348L;
+    static final long SCORE_RECORD_FINGERPRINT = 512887224938521453L;
     static final long WINDOW_KEY_FINGERPRINT = 806115470600929430L;
 
     private static final Map<Class<?>, Writer<?>> WRITERS =
@@ -118,5 +119,15 @@ final class OutputRecordWriters {
         out.writeInt(s.getRevision());
         out.writeEnum(s.getTiming().ordinal());
         out.writeLong(s.getScoredAt().toEpochMilli());
+        ChallengerScore c = s.getChallenger();
+        if (c == null) {
+            out.writeIndex(0);
+        } else {
+            out.writeIndex(1);
+            writeString(c.getModelName(), out);
+            writeString(c.getModelVersion(), out);
+            out.writeDouble(c.getScore());
+            out.writeEnum(c.getDecision().ordinal());
+        }
     }
 }

@@ -10,6 +10,7 @@ import org.apache.avro.io.BinaryEncoder;
 import org.apache.avro.io.EncoderFactory;
 import org.apache.avro.specific.SpecificDatumWriter;
 import org.apache.avro.specific.SpecificRecord;
+import org.fraudpipe.schemas.avro.ChallengerScore;
 import org.fraudpipe.schemas.avro.Decision;
 import org.fraudpipe.schemas.avro.FeatureRecord;
 import org.fraudpipe.schemas.avro.ScoreRecord;
@@ -65,7 +66,15 @@ class OutputRecordWritersTest {
                             text(),
                             f.getRevision(),
                             f.getTiming(),
-                            instant()),
+                            instant(),
+                            RNG.nextBoolean()
+                                    ? null
+                                    : new ChallengerScore(
+                                            text(),
+                                            text(),
+                                            RNG.nextDouble(),
+                                            Decision.values()[
+                                                    RNG.nextInt(Decision.values().length)])),
                     OutputRecordWriters::writeScoreRecord);
         }
     }

@@ -89,7 +89,8 @@ public class AvroSerdeBenchmark {
                         "2026-11-30-910dbd1d",
                         0,
                         Timing.ON_TIME,
-                        t);
+                        t,
+                        null);
     }
 
     private final org.apache.avro.specific.SpecificDatumWriter<FeatureRecord> avroFeatureWriter =
