@@ -41,6 +41,8 @@ public final class ServingModels {
     private final ModelRegistry registry;
     private final long completeThrough;
     private final Function<ModelRegistry.Release, ReleaseCheck.Verdict> verdicts;
+    private final List<ModelRegistry.Assignment> champions;
+    private final long[] effectiveTimes;
 
     /**
      * @param registry the fold of the topic read so far
@@ -57,6 +59,29 @@ public final class ServingModels {
         this.registry = registry;
         this.completeThrough = completeThrough;
         this.verdicts = verdicts;
+        this.champions = registry.assignments(kind, ModelRole.CHAMPION);
+        this.effectiveTimes =
+                java.util.stream.Stream.concat(
+                                champions.stream(),
+                                registry.assignments(kind, ModelRole.CHALLENGER).stream())
+                        .mapToLong(a -> a.effectiveFrom().toEpochMilli())
+                        .sorted()
+                        .toArray();
+    }
+
+    /**
+     * Whether every coordinate in {@code [from, to]} gets the same champion and challenger: no
+     * assignment of this kind takes effect in {@code (from, to]}. What lets a batch be scored
+     * without a look-up per record.
+     */
+    public boolean sameBetween(long from, long to) {
+        requireCovered(to);
+        for (long t : effectiveTimes) {
+            if (t > from && t <= to) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /** Whether this view decides the release at {@code coordinate}. */
@@ -77,9 +102,8 @@ public final class ServingModels {
      */
     public Optional<ModelRegistry.Release> champion(long coordinate) {
         requireCovered(coordinate);
-        List<ModelRegistry.Assignment> history = registry.assignments(kind, ModelRole.CHAMPION);
-        for (int i = history.size() - 1; i >= 0; i--) {
-            ModelRegistry.Assignment a = history.get(i);
+        for (int i = champions.size() - 1; i >= 0; i--) {
+            ModelRegistry.Assignment a = champions.get(i);
             if (a.effectiveFrom().toEpochMilli() <= coordinate && accepted(a.release())) {
                 return Optional.of(a.release());
             }

@@ -75,6 +75,23 @@ class ServingModelsTest {
     }
 
     @Test
+    void aRangeIsTheSameThroughoutUnlessAnAssignmentTakesEffectInsideIt() {
+        publish("v1", T0);
+        publish("v2", T0);
+        assign(AssignmentAction.PROMOTE, "v1", T0.plusSeconds(1));
+        assign(AssignmentAction.SHADOW, "v2", T0.plusSeconds(100));
+        long promoted = T0.plusSeconds(31).toEpochMilli();
+        long shadowed = T0.plusSeconds(130).toEpochMilli();
+        ServingModels view = view(refusing(Set.of()));
+
+        assertThat(view.sameBetween(promoted - 10, promoted - 1)).isTrue();
+        assertThat(view.sameBetween(promoted - 1, promoted)).isFalse();
+        assertThat(view.sameBetween(promoted, shadowed - 1)).isTrue();
+        assertThat(view.sameBetween(promoted, shadowed)).isFalse();
+        assertThat(view.sameBetween(shadowed, Long.MAX_VALUE)).isTrue();
+    }
+
+    @Test
     void aRefusedChampionIsSkippedForThePreviousAcceptedOneOnEverySubtaskAlike() {
         publish("v1", T0);
         publish("v2", T0);

@@ -152,18 +152,29 @@ public final class ServingScorer<R> implements AutoCloseable {
             count(startup.metadata().id(), ModelRole.CHAMPION, n);
             return out;
         }
+        long oldest = Long.MAX_VALUE;
         long newest = Long.MIN_VALUE;
         for (int i = 0; i < n; i++) {
+            oldest = Math.min(oldest, coordinates[i]);
             newest = Math.max(newest, coordinates[i]);
         }
         refreshView(newest);
         ModelRegistry.Release[] champions = new ModelRegistry.Release[n];
         ModelRegistry.Release[] challengers = new ModelRegistry.Release[n];
         boolean anyChallenger = false;
-        for (int i = 0; i < n; i++) {
-            champions[i] = serving.champion(coordinates[i]).orElse(null);
-            challengers[i] = serving.challenger(coordinates[i]).orElse(null);
-            anyChallenger |= challengers[i] != null;
+        if (serving.sameBetween(oldest, newest)) {
+            // The common case: no switch inside the batch, one look-up for all of it.
+            ModelRegistry.Release champion = serving.champion(newest).orElse(null);
+            ModelRegistry.Release challenger = serving.challenger(newest).orElse(null);
+            Arrays.fill(champions, champion);
+            Arrays.fill(challengers, challenger);
+            anyChallenger = challenger != null;
+        } else {
+            for (int i = 0; i < n; i++) {
+                champions[i] = serving.champion(coordinates[i]).orElse(null);
+                challengers[i] = serving.challenger(coordinates[i]).orElse(null);
+                anyChallenger |= challengers[i] != null;
+            }
         }
         scoreBy(rows, champions, true, out.scores, out.models);
         if (anyChallenger) {
@@ -245,6 +256,15 @@ public final class ServingScorer<R> implements AutoCloseable {
             boolean champion,
             double[] scores,
             ModelMetadata[] models) {
+        ModelRole role = champion ? ModelRole.CHAMPION : ModelRole.CHALLENGER;
+        if (allSame(byRow) && (champion || byRow[0] != null)) {
+            OnnxScorer<R> model = byRow[0] == null ? startup : scorerOf(byRow[0]);
+            double[] p = model.score(rows);
+            System.arraycopy(p, 0, scores, 0, p.length);
+            Arrays.fill(models, model.metadata());
+            count(model.metadata().id(), role, rows.size());
+            return;
+        }
         Map<String, List<Integer>> groups = new LinkedHashMap<>();
         Map<String, ModelRegistry.Release> releases = new HashMap<>();
         for (int i = 0; i < byRow.length; i++) {
@@ -258,7 +278,6 @@ public final class ServingScorer<R> implements AutoCloseable {
                 releases.put(key, r);
             }
         }
-        ModelRole role = champion ? ModelRole.CHAMPION : ModelRole.CHALLENGER;
         for (Map.Entry<String, List<Integer>> g : groups.entrySet()) {
             ModelRegistry.Release release = releases.get(g.getKey());
             OnnxScorer<R> model = release == null ? startup : scorerOf(release);
@@ -279,6 +298,15 @@ public final class ServingScorer<R> implements AutoCloseable {
             }
             count(model.metadata().id(), role, idx.size());
         }
+    }
+
+    private static boolean allSame(ModelRegistry.Release[] byRow) {
+        for (ModelRegistry.Release r : byRow) {
+            if (r != byRow[0]) {
+                return false;
+            }
+        }
+        return true;
     }
 
     private OnnxScorer<R> scorerOf(ModelRegistry.Release release) {
