@@ -310,6 +310,35 @@ class ModelReleasesIT {
 
             deployment.awaitCommitted(
                     Topic.TRANSACTION_SCORES, TransactionScore.class, validArrivals, TIMEOUT);
+            assertThat(job.restarts()).as("the injected failure restarted the job").isPositive();
+
+            // Phase 5: stopped with a savepoint and restored (the registry is read again, nothing
+            // of it is in the savepoint); a retry of a phase-2 id is answered by v2, its
+            // original's release, a new transaction by v1.
+            String savepoint = job.stopWithSavepoint(checkpoints.resolve("savepoints"), TIMEOUT);
+            job =
+                    new RunningJob(
+                            cluster,
+                            deployment
+                                    .job()
+                                    .restoringFrom(savepoint)
+                                    .withSinks(
+                                            s ->
+                                                    FailBeforeTransactionScoresSink.wrap(
+                                                            s, deployment.config().groupId()))
+                                    .start());
+            job.awaitAllTasksRunning(TIMEOUT);
+            // Dated past phase 4's windows, so that their panes fire (scored by v1: the misfit
+            // window release is refused).
+            awaitClockPast(p4.get(0).transaction().getEventTime().plus(WINDOW).plusSeconds(1));
+            List<TransactionProducer.PartitionedTransaction> p5 = phase("p5", 2);
+            p5.add(
+                    new TransactionProducer.PartitionedTransaction(
+                            2 % PARTITIONS, p2.get(2).transaction()));
+            producer.sendAll(p5);
+            validArrivals += p5.size();
+            deployment.awaitCommitted(
+                    Topic.TRANSACTION_SCORES, TransactionScore.class, validArrivals, TIMEOUT);
             long brokenFrom = timelines.get(ModelKind.WINDOW).broken.toEpochMilli();
             Await.until(
                     "a committed pane of a window after the broken window release's promotion",
@@ -317,24 +346,24 @@ class ModelReleasesIT {
                     () ->
                             deployment.committed(Topic.SCORES, ScoreRecord.class).stream()
                                     .anyMatch(
-                                            s ->
-                                                    s.getWindowStart().toEpochMilli()
-                                                            >= timelines
-                                                                    .get(ModelKind.WINDOW)
-                                                                    .withdraw
-                                                                    .toEpochMilli()));
+                                            s -> s.getWindowStart().toEpochMilli() >= brokenFrom));
             job.awaitNewCheckpoint(TIMEOUT);
 
             List<TransactionScore> answers =
                     deployment.committed(Topic.TRANSACTION_SCORES, TransactionScore.class);
             List<ScoreRecord> panes = deployment.committed(Topic.SCORES, ScoreRecord.class);
 
-            assertThat(job.restarts()).as("the injected failure restarted the job").isPositive();
             assertThat(answers)
                     .as("exactly-once: one answer per valid arrival, none for the two refused")
                     .hasSize(validArrivals);
             assertTransactionsScoredByTheirCoordinatesRelease(
                     answers, timelines.get(ModelKind.TRANSACTION), original.getTransactionId());
+            String restoredRetry = p2.get(2).transaction().getTransactionId();
+            assertThat(answers)
+                    .filteredOn(a -> a.getTransactionId().equals(restoredRetry))
+                    .as("a phase-2 id retried after the restore: answered by v2, as before")
+                    .hasSize(2)
+                    .allMatch(a -> a.getModelVersion().equals("v2"));
             assertPanesScoredByTheirWindowStartsRelease(
                     panes, timelines.get(ModelKind.WINDOW), lateForItsWindow);
             assertThat(
@@ -351,6 +380,8 @@ class ModelReleasesIT {
                     .allMatch(a -> a.getModelVersion().equals("v1"));
             assertThat(panes)
                     .filteredOn(p -> p.getWindowStart().toEpochMilli() >= brokenFrom)
+                    .as("panes of windows after the misfit release's promotion, all by v1")
+                    .isNotEmpty()
                     .allMatch(p -> p.getModelVersion().equals("v1"));
             assertThat(METRICS.counter(job.id(), ServingScorer.REFUSED))
                     .as("refusals counted")
