@@ -311,6 +311,7 @@ final class Demo {
         say(Progress.LEGEND);
         t.start();
         startProgress(client, d, rest, traffic, Instant.now());
+        startChallenger(k);
         awaitTraffic(t, client, d);
         if (traffic.failure() != null) {
             throw new DemoFailure("publishing failed: " + traffic.failure(), traffic.failure());
@@ -803,6 +804,10 @@ final class Demo {
                                 DEMO_MAX_TRANSACTION_FLIPPED_RATE,
                                 "--parallelism",
                                 Integer.toString(config.parallelism())));
+        Path labels = settings.runDir().resolve(LABELS_FILE);
+        if (Files.exists(labels)) {
+            args.addAll(List.of("--labels", labels.toString()));
+        }
         say("Running the parity check: ./fraud parity " + String.join(" ", args));
         StringWriter stdout = new StringWriter();
         StringWriter stderr = new StringWriter();
@@ -826,6 +831,7 @@ final class Demo {
                                         ? " (skew over a threshold: see the report)"
                                         : " (bad input: the check could not run)"));
         say("  report: " + ParityRun.htmlReport(settings.reportDir()) + " (and report.json)");
+        sayShadowComparison();
         return switch (code) {
             case ParityCommand.EXIT_PASS -> DemoCommand.EXIT_PASS;
             case ParityCommand.EXIT_SKEW -> DemoCommand.EXIT_SKEW;
@@ -886,11 +892,19 @@ final class Demo {
         }
     }
 
-    /** The records the demo published: those of the simulation that arrive before its end. */
+    /**
+     * The records the demo published: those of the simulation that arrive before its end; and
+     * beside them ({@link #LABELS_FILE}) the simulator's fraud label of each transaction id, what
+     * the parity check prices skew and the challenger with.
+     */
     private static void writeTraffic(SimulationConfig simulation, Path file) throws IOException {
         long end = simulation.end().toEpochMilli();
         try (java.io.Writer out =
-                Files.newBufferedWriter(file, java.nio.charset.StandardCharsets.UTF_8)) {
+                        Files.newBufferedWriter(file, java.nio.charset.StandardCharsets.UTF_8);
+                java.io.Writer labels =
+                        Files.newBufferedWriter(
+                                file.resolveSibling(LABELS_FILE),
+                                java.nio.charset.StandardCharsets.UTF_8)) {
             TransactionSimulator simulator = new TransactionSimulator(simulation);
             while (simulator.hasNext()) {
                 SimulatedRecord r = simulator.next();
@@ -899,9 +913,16 @@ final class Demo {
                 }
                 out.write(r.jsonLine());
                 out.write('\n');
+                if (!r.retryCopy()) {
+                    labels.write(org.fraudpipe.sim.LabelJson.toJsonLine(r.label()));
+                    labels.write('\n');
+                }
             }
         }
     }
+
+    /** The fraud labels of the traffic published, in the run directory. */
+    static final String LABELS_FILE = "traffic.labels.jsonl";
 
     /**
      * The UTC days, within the simulation, with archived transactions and features: the period of
@@ -971,6 +992,117 @@ final class Demo {
                 1,
                 1,
                 TimeUnit.SECONDS);
+    }
+
+    /**
+     * Half-way through the traffic, publishes the shipped challengers and shadows the champions
+     * with them ({@link DemoChallenger}), in a thread of its own; a failure is said, not fatal (the
+     * demo's jobs and checks do not depend on it).
+     */
+    private void startChallenger(LocalKafka k) {
+        List<String> connection =
+                new ArrayList<>(
+                        List.of(
+                                "--bootstrap-servers",
+                                k.bootstrapServers(),
+                                "--schema-registry-url",
+                                k.schemaRegistryUrl()));
+        k.security()
+                .ifPresent(
+                        s ->
+                                connection.addAll(
+                                        List.of(
+                                                "--kafka-config",
+                                                s.clientFile(LocalSecurity.MODEL_PUBLISHER)
+                                                        .toString())));
+        Thread halfWay =
+                new Thread(
+                        () -> {
+                            try {
+                                Thread.sleep(settings.duration().toMillis() / 2);
+                            } catch (InterruptedException e) {
+                                return;
+                            }
+                            say(
+                                    "Half-way: shipping next week's models as challengers (./fraud"
+                                            + " model publish, then shadow): scored beside the"
+                                            + " champions from +"
+                                            + DemoChallenger.LEAD
+                                            + ", never deciding; the parity report compares them");
+                            try {
+                                challengers =
+                                        DemoChallenger.publishAndShadow(
+                                                settings.runDir().resolve("challenger"),
+                                                connection,
+                                                this::say);
+                            } catch (Exception e) {
+                                say("  the challengers were not shipped: " + e.getMessage());
+                            }
+                        },
+                        "fraud-demo-challenger");
+        halfWay.setDaemon(true);
+        halfWay.start();
+    }
+
+    private volatile List<String> challengers = List.of();
+
+    /**
+     * The champion-against-challenger rows of the parity report (transactions and windows), one
+     * line each: how the challengers shipped half-way compare.
+     */
+    private void sayShadowComparison() {
+        Path json = settings.reportDir().resolve(org.fraudpipe.parity.report.ReportFiles.JSON);
+        if (challengers.isEmpty() || !Files.exists(json)) {
+            return;
+        }
+        try {
+            com.fasterxml.jackson.databind.JsonNode report =
+                    org.fraudpipe.parity.report.ReportJson.read(Files.readString(json));
+            sayShadowRows("transactions", report.path("transactions").path("scoreSkew"));
+            sayShadowRows("windows", report.path("scoreSkew"));
+        } catch (IOException | RuntimeException e) {
+            say("  (the report's comparison could not be read: " + e.getMessage() + ")");
+        }
+    }
+
+    private void sayShadowRows(String what, com.fasterxml.jackson.databind.JsonNode skew) {
+        com.fasterxml.jackson.databind.JsonNode rows = skew.path("shadow");
+        if (rows.isEmpty()) {
+            say(
+                    "  champion against challenger, "
+                            + what
+                            + ": none scored by both"
+                            + (what.equals("windows")
+                                    ? " (a pane switches with its window's start in event time:"
+                                            + " the demo's windows all started before the"
+                                            + " challenger's effective time)"
+                                    : ""));
+            return;
+        }
+        for (com.fasterxml.jackson.databind.JsonNode r : rows) {
+            say(
+                    String.format(
+                            Locale.ROOT,
+                            "  champion %s against challenger %s, %s: %d scored by both, mean"
+                                    + " |difference| %.4f (max %.4f), %d decisions would flip %s%s",
+                            r.path("champion").asText(),
+                            r.path("challenger").asText(),
+                            what,
+                            r.path("scored").asLong(),
+                            r.path("meanAbsDelta").asDouble(),
+                            r.path("maxAbsDelta").asDouble(),
+                            r.path("flippedDecisions").asLong(),
+                            r.path("flips").toString(),
+                            r.path("labelledFraudulent").asLong() == 0
+                                    ? ""
+                                    : String.format(
+                                            Locale.ROOT,
+                                            "; of %d frauds the champion allowed %d, the"
+                                                    + " challenger would have allowed %d",
+                                            r.path("labelledFraudulent").asLong(),
+                                            r.path("fraudsAllowedByChampion").asLong(),
+                                            r.path("fraudsAllowedByChallenger").asLong())));
+        }
     }
 
     private void stopProgress() {
