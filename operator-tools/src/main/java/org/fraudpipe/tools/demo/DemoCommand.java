@@ -230,6 +230,11 @@ public final class DemoCommand implements Callable<Integer> {
         }
         // Before anything logs: Flink, Kafka clients and parity log into the run directory.
         System.setProperty(LOG_FILE_PROPERTY, settings.logFile().toString());
+        // Log4j may have configured itself already (a class with a logger loaded while the
+        // commands were built): read the configuration again, with the run's log file.
+        ((org.apache.logging.log4j.core.LoggerContext)
+                        org.apache.logging.log4j.LogManager.getContext(false))
+                .reconfigure();
         try {
             return new Demo(settings, System.out, System.console() != null).run();
         } catch (Demo.DemoFailure e) {
