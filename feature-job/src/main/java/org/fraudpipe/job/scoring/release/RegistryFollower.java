@@ -40,6 +40,9 @@ public final class RegistryFollower implements RegistryFeed {
     /** How far this machine's clock may be ahead of the broker's. */
     public static final Duration CLOCK_ALLOWANCE = Duration.ofSeconds(2);
 
+    /** How long closing the follower's consumer may take. */
+    private static final Duration CLOSE_TIMEOUT = Duration.ofSeconds(1);
+
     /** How often a view is refreshed. */
     public static final Duration REFRESH = Duration.ofSeconds(1);
 
@@ -141,9 +144,10 @@ public final class RegistryFollower implements RegistryFeed {
 
     private void follow() {
         TopicPartition partition = new TopicPartition(topic, 0);
-        try (KafkaConsumer<String, ModelEvent> c =
-                new KafkaConsumer<>(properties, new StringDeserializer(), values)) {
-            consumer = c;
+        KafkaConsumer<String, ModelEvent> c =
+                new KafkaConsumer<>(properties, new StringDeserializer(), values);
+        consumer = c;
+        try {
             c.assign(List.of(partition));
             c.seekToBeginning(List.of(partition));
             while (!closed) {
@@ -164,6 +168,10 @@ public final class RegistryFollower implements RegistryFeed {
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
+        } finally {
+            // No group, no offsets to commit: nothing to wait for when the task (or the broker)
+            // is going away, so the task's close is not held up by the consumer's 30 s default.
+            c.close(CLOSE_TIMEOUT);
         }
     }
 
