@@ -121,8 +121,28 @@ public final class LocalKafkaBroker implements AutoCloseable {
         }
     }
 
+    /**
+     * A second client listener, {@code PROXIED} (plaintext), on {@code port}, advertised at {@code
+     * advertisedPort}: where a proxy in front of the broker listens, so that a client that
+     * bootstraps through the proxy keeps using it for every connection (the soak's network faults),
+     * while other clients use the broker's own listener.
+     */
+    public record ProxiedListener(int port, int advertisedPort) {}
+
     /** Starts a broker and waits until it answers. */
     public static LocalKafkaBroker start(Settings settings, BrokerRuntime runtime) {
+        return start(settings, runtime, null);
+    }
+
+    /**
+     * Starts a broker with a {@link ProxiedListener} (null: none) and waits until it answers on its
+     * own listener.
+     */
+    public static LocalKafkaBroker start(
+            Settings settings, BrokerRuntime runtime, ProxiedListener proxied) {
+        if (proxied != null && settings.security() != null) {
+            throw new IllegalArgumentException("a proxied listener is plaintext only");
+        }
         Path dataDir = settings.dataDir().toAbsolutePath();
         try {
             Files.createDirectories(dataDir);
@@ -156,7 +176,12 @@ public final class LocalKafkaBroker implements AutoCloseable {
 
         Path propertiesFile = dataDir.resolve("server.properties");
         writeServerProperties(
-                propertiesFile, dataDir.resolve("logs"), port, controllerPort, settings.security());
+                propertiesFile,
+                dataDir.resolve("logs"),
+                port,
+                controllerPort,
+                settings.security(),
+                proxied);
         formatIfNeeded(runtime, dataDir, propertiesFile, settings.security());
 
         List<String> command = new ArrayList<>();
@@ -353,8 +378,16 @@ public final class LocalKafkaBroker implements AutoCloseable {
     }
 
     private static void writeServerProperties(
-            Path file, Path logDirs, int port, int controllerPort, LocalSecurity security) {
+            Path file,
+            Path logDirs,
+            int port,
+            int controllerPort,
+            LocalSecurity security,
+            ProxiedListener proxied) {
         String listener = security == null ? "PLAINTEXT" : "SASL_SSL";
+        String proxiedListener = proxied == null ? "" : ",PROXIED://localhost:" + proxied.port();
+        String proxiedAdvertised =
+                proxied == null ? "" : ",PROXIED://localhost:" + proxied.advertisedPort();
         StringBuilder secured = new StringBuilder();
         if (security != null) {
             // The controller listener stays PLAINTEXT on loopback (docs/DECISIONS.md, "Security").
@@ -373,13 +406,19 @@ public final class LocalKafkaBroker implements AutoCloseable {
                                         + "://localhost:"
                                         + port
                                         + ",CONTROLLER://localhost:"
-                                        + controllerPort,
-                                "advertised.listeners=" + listener + "://localhost:" + port,
+                                        + controllerPort
+                                        + proxiedListener,
+                                "advertised.listeners="
+                                        + listener
+                                        + "://localhost:"
+                                        + port
+                                        + proxiedAdvertised,
                                 "listener.security.protocol.map="
                                         + listener
                                         + ":"
                                         + listener
-                                        + ",CONTROLLER:PLAINTEXT",
+                                        + ",CONTROLLER:PLAINTEXT"
+                                        + (proxied == null ? "" : ",PROXIED:PLAINTEXT"),
                                 "controller.listener.names=CONTROLLER",
                                 "inter.broker.listener.name=" + listener,
                                 "log.dirs=" + logDirs,
@@ -513,7 +552,7 @@ public final class LocalKafkaBroker implements AutoCloseable {
      * open until every port is picked: closing one before opening the next lets the OS hand out the
      * same port twice (which made a broker's two listeners collide).
      */
-    static int[] freePorts(int count, int... taken) {
+    public static int[] freePorts(int count, int... taken) {
         List<ServerSocket> sockets = new ArrayList<>();
         try {
             int[] ports = new int[count];

@@ -19,7 +19,7 @@ import org.apache.flink.api.common.JobID;
  * window operator. Every read is best effort: an endpoint that does not answer (starting, shutting
  * down) gives an empty result, never an exception.
  */
-final class FlinkRest {
+public final class FlinkRest {
 
     /** The window operator's name ({@code OperatorNames.FEATURE_WINDOW}) within its task's name. */
     static final String WINDOW_TASK = org.fraudpipe.job.topology.OperatorNames.FEATURE_WINDOW;
@@ -30,12 +30,12 @@ final class FlinkRest {
     private final URI base;
     private final HttpClient http;
 
-    FlinkRest(URI base) {
+    public FlinkRest(URI base) {
         this.base = base;
         this.http = HttpClient.newBuilder().connectTimeout(TIMEOUT).build();
     }
 
-    URI base() {
+    public URI base() {
         return base;
     }
 
@@ -47,7 +47,7 @@ final class FlinkRest {
     }
 
     /** Whether the job is RUNNING with every task (vertex) RUNNING. */
-    boolean allTasksRunning(JobID job) {
+    public boolean allTasksRunning(JobID job) {
         return json("/jobs/" + job)
                 .map(
                         j -> {
