@@ -9,6 +9,8 @@ import org.apache.flink.api.common.state.ListState;
 import org.apache.flink.api.common.state.ListStateDescriptor;
 import org.apache.flink.api.common.state.MapState;
 import org.apache.flink.api.common.state.MapStateDescriptor;
+import org.apache.flink.api.common.state.ValueState;
+import org.apache.flink.api.common.state.ValueStateDescriptor;
 import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.api.common.typeutils.base.StringSerializer;
 import org.apache.flink.runtime.state.FunctionInitializationContext;
@@ -42,10 +44,15 @@ import org.fraudpipe.schemas.avro.Transaction;
  * L}, i.e. x is at most the allowed lateness behind the watermark; then x's features are exactly
  * {@link TrailingFeatures} over everything received before it, and {@code historyComplete} is true.
  * A later transaction (too late for the windows too when T is at least the window size) is scored
- * with what its user's state still holds and {@code historyComplete} false: its counts and sums are
- * a lower bound. The watermark this is judged against is the highest this subtask has seen, kept in
- * operator state across restores (Flink restores no watermark; without it a transaction arriving
- * right after a restore would claim a complete history the previous attempt had already evicted).
+ * with what its user's state still holds: its counts and sums are a lower bound, and {@code
+ * historyComplete} says whether anything of its window had left. That is judged by the state itself
+ * ({@link #EVICTED_THROUGH}: the largest event time that left), not by the watermark of the moment:
+ * after a failover the replay interleaves records and watermarks differently, and two attempts that
+ * hold the same entries must give the same answer (the fault campaign found the flag differing
+ * between two answers to one arrival). A user with no state is judged by the highest watermark this
+ * subtask has seen, kept in operator state across restores (Flink restores no watermark; without it
+ * a transaction arriving right after a restore would claim a complete history the previous attempt
+ * had already evicted).
  *
  * <p>A transaction already past its eviction time when it arrives (against the highest watermark
  * seen) is scored but not stored. A retry of an id no longer in state is indistinguishable from a
@@ -72,10 +79,20 @@ public final class TrailingFeatureFunction
     private static final ListStateDescriptor<Long> WATERMARK_STATE =
             new ListStateDescriptor<>("trailing-features-watermark", Types.LONG);
 
+    /**
+     * Per user, while it has entries: the largest event time of an entry that left its state (or
+     * was never stored, already past its eviction time), {@link Long#MIN_VALUE} for none. What
+     * {@code historyComplete} is judged by: the state's own content, not the watermark of the
+     * moment, so that two attempts that hold the same entries give the same flag.
+     */
+    static final ValueStateDescriptor<Long> EVICTED_THROUGH =
+            new ValueStateDescriptor<>("trailing-evicted-through", Types.LONG);
+
     private final Duration trailing;
     private final long trailingMillis;
     private final long allowedLatenessMillis;
     private transient MapState<String, ReceivedTransaction> received;
+    private transient ValueState<Long> evictedThrough;
     private transient ListState<Long> watermarkState;
     private transient long highestWatermark;
     private transient Tally retries;
@@ -115,9 +132,20 @@ public final class TrailingFeatureFunction
     }
 
     /**
+     * Whether a transaction with this event time finds its whole trailing window {@code (t - T, t]}
+     * still in state, given the largest event time of an entry of its user that left the state:
+     * none of them was inside the window.
+     */
+    public boolean completeGiven(long eventTimeMillis, long evictedThrough) {
+        return evictedThrough == Long.MIN_VALUE
+                || evictedThrough <= eventTimeMillis - trailingMillis;
+    }
+
+    /**
      * Whether a transaction with this event time, arriving when the highest watermark seen is
      * {@code watermark}, finds its whole trailing window still in state: {@code eventTime >=
-     * watermark - L}.
+     * watermark - L}. What a user without state (a first transaction, or one after every entry
+     * left) is judged by: then nothing says what left before.
      */
     public boolean historyComplete(long eventTimeMillis, long watermark) {
         return watermark == Long.MIN_VALUE
@@ -144,6 +172,7 @@ public final class TrailingFeatureFunction
     @Override
     public void open(OpenContext openContext) {
         received = getRuntimeContext().getMapState(receivedDescriptor());
+        evictedThrough = getRuntimeContext().getState(EVICTED_THROUGH);
         retries =
                 Tally.register(getRuntimeContext(), getRuntimeContext().getMetricGroup(), RETRIES);
         historyIncomplete =
@@ -196,7 +225,11 @@ public final class TrailingFeatureFunction
             earliestEviction = Math.min(earliestEviction, evictionTime(r.eventTime()));
         }
         long eventTime = tx.getEventTime().toEpochMilli();
-        boolean complete = historyComplete(eventTime, highestWatermark);
+        Long evicted = evictedThrough.value();
+        boolean complete =
+                evicted != null
+                        ? completeGiven(eventTime, evicted)
+                        : historyComplete(eventTime, highestWatermark);
         if (!complete) {
             historyIncomplete.inc();
         }
@@ -208,6 +241,9 @@ public final class TrailingFeatureFunction
         // one starts over, and storing what the previous attempt would not have stored would
         // change later answers.
         if (eviction > highestWatermark) {
+            if (evicted == null) {
+                evictedThrough.update(Long.MIN_VALUE);
+            }
             received.put(id, entry);
             // One timer per user, at the earliest eviction time of its entries.
             if (eviction < earliestEviction) {
@@ -216,6 +252,9 @@ public final class TrailingFeatureFunction
                 }
                 timers.registerEventTimeTimer(eviction);
             }
+        } else if (evicted != null) {
+            // Not stored: as good as evicted for the user's later transactions.
+            evictedThrough.update(Math.max(evicted, eventTime));
         }
         out.collect(
                 new ArrivalFeatures(
@@ -235,20 +274,27 @@ public final class TrailingFeatureFunction
         long watermark = ctx.timerService().currentWatermark();
         highestWatermark = Math.max(highestWatermark, watermark);
         long next = Long.MAX_VALUE;
+        Long evicted = evictedThrough.value();
+        long through = evicted == null ? Long.MIN_VALUE : evicted;
         var it = received.iterator();
         while (it.hasNext()) {
-            long eviction = evictionTime(it.next().getValue().eventTime());
+            long entryTime = it.next().getValue().eventTime();
+            long eviction = evictionTime(entryTime);
             if (eviction <= watermark) {
                 it.remove();
+                through = Math.max(through, entryTime);
             } else {
                 next = Math.min(next, eviction);
             }
         }
         if (next != Long.MAX_VALUE) {
             ctx.timerService().registerEventTimeTimer(next);
+            evictedThrough.update(through);
         } else {
-            // Nothing left: drop the user's map itself (the heap backend keeps an empty one).
+            // Nothing left: drop the user's state (the heap backend keeps an empty map). A later
+            // transaction of the user is then judged by the watermark again.
             received.clear();
+            evictedThrough.clear();
         }
     }
 }

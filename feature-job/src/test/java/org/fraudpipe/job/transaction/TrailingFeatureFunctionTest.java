@@ -150,6 +150,38 @@ class TrailingFeatureFunctionTest {
         assertThat(h.stateEntries()).isEqualTo(entries);
     }
 
+    /**
+     * Found by the fault campaign: after a failover the replay interleaves records and watermarks
+     * otherwise, and the flag, judged by the watermark of the moment, differed between two answers
+     * to one arrival that held the same entries. Judged by what left the state, the answer is the
+     * same wherever the watermark stood.
+     */
+    @Test
+    void theAnswerIsTheSameWhereverTheWatermarkStoodWhenNothingOfItsWindowHadLeft()
+            throws Exception {
+        // b is more than L behind the watermark in the first run, not in the second; a, in its
+        // window, has not left in either (it leaves at AT + 12m).
+        Transaction a = tx("a", "alice", 100, AT);
+        Transaction b = tx("b", "alice", 50, AT + 5 * MINUTE);
+        TrailingHarness first = open();
+        first.process(a);
+        first.watermark(AT + 8 * MINUTE);
+        first.process(b);
+        ArrivalFeatures watermarkFirst = first.last();
+        first.close();
+        harness = null;
+
+        TrailingHarness second = open();
+        second.process(a);
+        second.process(b);
+        second.watermark(AT + 8 * MINUTE);
+        ArrivalFeatures recordFirst = second.answers().get(1);
+
+        assertThat(watermarkFirst.features).isEqualTo(recordFirst.features);
+        assertThat(watermarkFirst.features.getHistoryComplete()).isTrue();
+        assertThat(watermarkFirst.features.getTxCount()).isEqualTo(2);
+    }
+
     @Test
     void stateAndTheOneTimerPerUserAreGoneOnceTheWatermarkPassesEveryEventTimePlusTPlusL()
             throws Exception {
@@ -523,13 +555,42 @@ class TrailingFeatureFunctionTest {
             this.l = lateness;
         }
 
+        /**
+         * Per user with entries: the largest event time that left (or was never stored), MIN for
+         * none; no key once the user's entries are all gone.
+         */
+        private final Map<String, Long> evictedThrough = new HashMap<>();
+
         void watermark(long w) {
             watermark = Math.max(watermark, w);
             highest = Math.max(highest, w);
-            for (LinkedHashMap<String, Stored> stored : users.values()) {
-                stored.values()
-                        .removeIf(s -> s.tx().getEventTime().toEpochMilli() + t + l <= watermark);
+            for (Map.Entry<String, LinkedHashMap<String, Stored>> user : users.entrySet()) {
+                long through = evictedThrough.getOrDefault(user.getKey(), Long.MIN_VALUE);
+                for (var it = user.getValue().values().iterator(); it.hasNext(); ) {
+                    long e = it.next().tx().getEventTime().toEpochMilli();
+                    if (e + t + l <= watermark) {
+                        it.remove();
+                        through = Math.max(through, e);
+                    }
+                }
+                if (user.getValue().isEmpty()) {
+                    evictedThrough.remove(user.getKey());
+                } else {
+                    evictedThrough.put(user.getKey(), through);
+                }
             }
+        }
+
+        /**
+         * The definition of {@code historyComplete}: nothing of x's window {@code (at - T, at]} has
+         * left the user's state; a user without state is judged by the highest watermark.
+         */
+        private boolean complete(String user, long at) {
+            Long through = evictedThrough.get(user);
+            if (through != null) {
+                return through == Long.MIN_VALUE || through <= at - t;
+            }
+            return highest == Long.MIN_VALUE || at >= highest - l;
         }
 
         Answer arrive(Transaction x) {
@@ -571,10 +632,13 @@ class TrailingFeatureFunctionTest {
                             newDevice,
                             newMerchant,
                             newCountry,
-                            highest == Long.MIN_VALUE || at >= highest - l,
+                            complete(x.getUserId(), at),
                             false);
             if (at + t + l > watermark) {
+                evictedThrough.putIfAbsent(x.getUserId(), Long.MIN_VALUE);
                 stored.put(x.getTransactionId(), new Stored(x, a));
+            } else if (evictedThrough.containsKey(x.getUserId())) {
+                evictedThrough.merge(x.getUserId(), at, Math::max);
             }
             return a;
         }
