@@ -210,6 +210,7 @@ final class SoakRun {
             try {
                 started.awaitRunning(JOB_START_TIMEOUT, log);
                 job = started;
+                restoredFrom = restore;
                 return;
             } catch (IllegalStateException e) {
                 started.cancel(Duration.ofSeconds(10));
@@ -230,11 +231,29 @@ final class SoakRun {
         }
     }
 
+    /**
+     * Where a job that ended without a savepoint is restored from, as Flink's own recovery would:
+     * the newest completed checkpoint of that job (its own directory under the checkpoint root),
+     * else what that job was itself started from. Never a checkpoint of an earlier job: after a
+     * restore from a savepoint, those are older than the savepoint, and restoring one would rewind
+     * the exactly-once outputs and the archive past what was committed since.
+     */
     private String latestCheckpoint() throws IOException {
-        return SoakJob.latestCheckpoint(traffic.checkpointDir())
-                .map(p -> p.toUri().toString())
-                .orElse(null);
+        SoakJob current = job;
+        Optional<org.apache.flink.api.common.JobID> id =
+                current == null ? Optional.empty() : current.jobId();
+        if (id.isPresent()) {
+            Optional<Path> own =
+                    SoakJob.latestCheckpoint(traffic.checkpointDir().resolve(id.get().toString()));
+            if (own.isPresent()) {
+                return own.get().toUri().toString();
+            }
+        }
+        return restoredFrom;
     }
+
+    /** What the running job was started from (a savepoint or checkpoint), or null. */
+    private volatile String restoredFrom;
 
     /** Waits until both of the job's readers have read every record published. */
     private void awaitReaders(TransactionPublisher.Result published) throws Exception {
@@ -330,7 +349,7 @@ final class SoakRun {
                     if (r.arrivalTime().toEpochMilli() >= end) {
                         break;
                     }
-                    publisher.send(r.toPublishItem());
+                    publisher.send(item(r));
                     sent++;
                 }
                 result = publisher.finish();
@@ -338,6 +357,26 @@ final class SoakRun {
                 failure = e;
             }
         }
+    }
+
+    /**
+     * A simulated record as published. A future-dated transaction (its client's clock ahead) is
+     * dated ahead of the wall clock by its skew: the simulator dates it ahead of its simulated
+     * arrival, which at a speedup lies hours behind the broker's clock that the job judges by, so
+     * as simulated it would pass as an ordinary transaction dated in the past and move the
+     * watermark hours ahead of the traffic.
+     */
+    private static TransactionPublisher.Item item(SimulatedRecord r) {
+        if (r.isMalformed() || !r.label().futureDated()) {
+            return r.toPublishItem();
+        }
+        Transaction t = r.transaction();
+        long skew = t.getEventTime().toEpochMilli() - r.arrivalTime().toEpochMilli();
+        return TransactionPublisher.Item.valid(
+                Transaction.newBuilder(t)
+                        .setEventTime(Instant.now().plusMillis(Math.max(skew, 3_600_000)))
+                        .build(),
+                r.arrivalTime());
     }
 
     /** What the nemesis acts on. */
