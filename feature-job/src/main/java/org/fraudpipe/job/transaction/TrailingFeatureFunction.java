@@ -49,9 +49,11 @@ import org.fraudpipe.schemas.avro.Transaction;
  * ({@link #EVICTED_THROUGH}: the largest event time that left), not by the watermark of the moment:
  * after a failover the replay interleaves records and watermarks differently, and two attempts that
  * hold the same entries must give the same answer (the fault campaign found the flag differing
- * between two answers to one arrival). A user with no state is judged by the highest watermark this
- * subtask has seen, kept in operator state across restores (Flink restores no watermark; without it
- * a transaction arriving right after a restore would claim a complete history the previous attempt
+ * between two answers to one arrival). A user's record starts, at its first entry or its first
+ * after every entry left, from what may have left before ({@link #mayHaveLeft} of the highest
+ * watermark); a user with no state is judged by that too. The highest watermark this subtask has
+ * seen is kept in operator state across restores (Flink restores no watermark; without it a
+ * transaction arriving right after a restore would claim a complete history the previous attempt
  * had already evicted).
  *
  * <p>A transaction already past its eviction time when it arrives (against the highest watermark
@@ -81,9 +83,10 @@ public final class TrailingFeatureFunction
 
     /**
      * Per user, while it has entries: the largest event time of an entry that left its state (or
-     * was never stored, already past its eviction time), {@link Long#MIN_VALUE} for none. What
-     * {@code historyComplete} is judged by: the state's own content, not the watermark of the
-     * moment, so that two attempts that hold the same entries give the same flag.
+     * was never stored, already past its eviction time), starting from what may have left before
+     * its state started ({@link #mayHaveLeft}, {@link Long#MIN_VALUE} for nothing). What {@code
+     * historyComplete} is judged by: the state's own content, not the watermark of the moment, so
+     * that two attempts that hold the same entries give the same flag.
      */
     static final ValueStateDescriptor<Long> EVICTED_THROUGH =
             new ValueStateDescriptor<>("trailing-evicted-through", Types.LONG);
@@ -142,15 +145,16 @@ public final class TrailingFeatureFunction
     }
 
     /**
-     * Whether a transaction with this event time, arriving when the highest watermark seen is
-     * {@code watermark}, finds its whole trailing window still in state: {@code eventTime >=
-     * watermark - L}. What a user without state (a first transaction, or one after every entry
-     * left) is judged by: then nothing says what left before.
+     * The largest event time that may have left a user's state by the time the highest watermark
+     * seen is {@code watermark}: an entry leaves once the watermark reaches its event time + T + L.
+     * What a user's state starts from ({@link #EVICTED_THROUGH}), at its first entry or at its
+     * first after every entry left: nothing says what of it left before, so whatever may have. For
+     * a user without state, {@code completeGiven(t, mayHaveLeft(w))} is the rule {@code t >= w -
+     * L}.
      */
-    public boolean historyComplete(long eventTimeMillis, long watermark) {
-        return watermark == Long.MIN_VALUE
-                || eventTimeMillis >= watermark - allowedLatenessMillis
-                || watermark - allowedLatenessMillis > watermark; // overflow: nothing evicted yet
+    public long mayHaveLeft(long watermark) {
+        long keep = trailingMillis + allowedLatenessMillis;
+        return watermark >= Long.MIN_VALUE + keep ? watermark - keep : Long.MIN_VALUE;
     }
 
     @Override
@@ -226,10 +230,8 @@ public final class TrailingFeatureFunction
         }
         long eventTime = tx.getEventTime().toEpochMilli();
         Long evicted = evictedThrough.value();
-        boolean complete =
-                evicted != null
-                        ? completeGiven(eventTime, evicted)
-                        : historyComplete(eventTime, highestWatermark);
+        long through = evicted != null ? evicted : mayHaveLeft(highestWatermark);
+        boolean complete = completeGiven(eventTime, through);
         if (!complete) {
             historyIncomplete.inc();
         }
@@ -242,7 +244,9 @@ public final class TrailingFeatureFunction
         // change later answers.
         if (eviction > highestWatermark) {
             if (evicted == null) {
-                evictedThrough.update(Long.MIN_VALUE);
+                // The user's state starts: it holds nothing of what may have left before (the
+                // campaign found a transaction hours late judged complete by a fresh MIN here).
+                evictedThrough.update(through);
             }
             received.put(id, entry);
             // One timer per user, at the earliest eviction time of its entries.
@@ -253,7 +257,8 @@ public final class TrailingFeatureFunction
                 timers.registerEventTimeTimer(eviction);
             }
         } else if (evicted != null) {
-            // Not stored: as good as evicted for the user's later transactions.
+            // Not stored: as good as evicted for the user's later transactions. (A user without
+            // state needs nothing: its state starts from mayHaveLeft, which covers this one.)
             evictedThrough.update(Math.max(evicted, eventTime));
         }
         out.collect(

@@ -182,6 +182,29 @@ class TrailingFeatureFunctionTest {
         assertThat(watermarkFirst.features.getTxCount()).isEqualTo(2);
     }
 
+    /**
+     * Found by the 20-minute fault campaign: a user whose entries had all left started its state
+     * again with a newer transaction, and a transaction hours late, whose window held one that had
+     * left, was judged complete (txCount 1, where parity counted 2).
+     */
+    @Test
+    void aUserWhoseStateStartedAgainDoesNotClaimWhatLeftBefore() throws Exception {
+        TrailingHarness h = open();
+        h.process(tx("a", "alice", 100, AT));
+        h.watermark(AT + 12 * MINUTE); // a leaves: alice has no state
+        assertThat(h.stateEntries()).isZero();
+        h.process(tx("b", "alice", 10, AT + 30 * MINUTE)); // her state starts again
+        h.process(tx("late", "alice", 20, AT + MINUTE)); // a was in its window
+
+        assertThat(h.last().features.getTxCount()).isEqualTo(1);
+        assertThat(h.last().features.getHistoryComplete()).isFalse();
+
+        // What had not left is still judged complete: c's window (AT + 21m, AT + 31m] holds b.
+        h.process(tx("c", "alice", 30, AT + 31 * MINUTE));
+        assertThat(h.last().features.getTxCount()).isEqualTo(2);
+        assertThat(h.last().features.getHistoryComplete()).isTrue();
+    }
+
     @Test
     void stateAndTheOneTimerPerUserAreGoneOnceTheWatermarkPassesEveryEventTimePlusTPlusL()
             throws Exception {
@@ -556,8 +579,9 @@ class TrailingFeatureFunctionTest {
         }
 
         /**
-         * Per user with entries: the largest event time that left (or was never stored), MIN for
-         * none; no key once the user's entries are all gone.
+         * Per user with entries: the largest event time that left (or was never stored), from what
+         * may have left when its state started (highest watermark - T - L); no key once the user's
+         * entries are all gone.
          */
         private final Map<String, Long> evictedThrough = new HashMap<>();
 
@@ -586,11 +610,14 @@ class TrailingFeatureFunctionTest {
          * left the user's state; a user without state is judged by the highest watermark.
          */
         private boolean complete(String user, long at) {
+            return through(user) == Long.MIN_VALUE || through(user) <= at - t;
+        }
+
+        private long through(String user) {
             Long through = evictedThrough.get(user);
-            if (through != null) {
-                return through == Long.MIN_VALUE || through <= at - t;
-            }
-            return highest == Long.MIN_VALUE || at >= highest - l;
+            return through != null
+                    ? through
+                    : highest == Long.MIN_VALUE ? Long.MIN_VALUE : highest - t - l;
         }
 
         Answer arrive(Transaction x) {
@@ -635,7 +662,7 @@ class TrailingFeatureFunctionTest {
                             complete(x.getUserId(), at),
                             false);
             if (at + t + l > watermark) {
-                evictedThrough.putIfAbsent(x.getUserId(), Long.MIN_VALUE);
+                evictedThrough.putIfAbsent(x.getUserId(), through(x.getUserId()));
                 stored.put(x.getTransactionId(), new Stored(x, a));
             } else if (evictedThrough.containsKey(x.getUserId())) {
                 evictedThrough.merge(x.getUserId(), at, Math::max);
