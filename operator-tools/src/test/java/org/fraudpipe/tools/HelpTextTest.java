@@ -2,8 +2,11 @@ package org.fraudpipe.tools;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -125,6 +128,25 @@ class HelpTextTest {
                 }
             }
         }
+    }
+
+    /**
+     * Picocli formats a description as a format string and, when that fails (a lone {@code %}),
+     * prints {@code [picocli WARN] Could not format ...} to standard error at every rendering.
+     */
+    @Test
+    void everyHelpRendersWithoutPicocliWarnings() {
+        PrintStream err = System.err;
+        ByteArrayOutputStream captured = new ByteArrayOutputStream();
+        System.setErr(new PrintStream(captured, true, StandardCharsets.UTF_8));
+        try {
+            for (CommandLine cl : commands()) {
+                help(cl, 80);
+            }
+        } finally {
+            System.setErr(err);
+        }
+        assertThat(captured.toString(StandardCharsets.UTF_8)).isEmpty();
     }
 
     @Test

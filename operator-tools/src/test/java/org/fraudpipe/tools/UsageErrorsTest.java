@@ -85,6 +85,37 @@ class UsageErrorsTest {
         }
     }
 
+    /**
+     * A command that cannot do what it was asked says why and what to do in one line, exit code 2:
+     * no stack trace around the message (the local broker's data directory of the other mode used
+     * to print one).
+     */
+    @Test
+    void aRefusalIsOneLineWithTheFix() throws Exception {
+        Path secured = Files.createDirectories(dir.resolve("secured").resolve("security"));
+        Cli.Run plain = Fraud.fraud("kafka", "start", "--data-dir", secured.getParent().toString());
+        assertRefusal(plain, "kafka start", "holds a secured broker", "start it with --secure");
+
+        Path plaintext = dir.resolve("plaintext");
+        Files.createDirectories(plaintext.resolve("logs"));
+        Files.writeString(plaintext.resolve("logs").resolve("meta.properties"), "");
+        Cli.Run secure =
+                Fraud.fraud("kafka", "start", "--secure", "--data-dir", plaintext.toString());
+        assertRefusal(
+                secure, "kafka start", "holds a plaintext broker's data", "new data directory");
+    }
+
+    private static void assertRefusal(Cli.Run r, String command, String... says) {
+        assertThat(r.exitCode()).as("exit code of %s; stderr:%n%s", command, r.err()).isEqualTo(2);
+        assertThat(r.err().lines().toList())
+                .as("stderr of %s", command)
+                .singleElement()
+                .asString()
+                .startsWith(command + ": ")
+                .contains(says);
+        assertThat(r.out()).isEmpty();
+    }
+
     @Test
     void replayAndParityNoLongerPrintTheirHelpAfterAMistake() throws Exception {
         assertUsageError(Fraud.fraud("replay", "--input"), "replay", "Missing required parameter");

@@ -17,6 +17,13 @@ import picocli.CommandLine.UnmatchedArgumentException;
  *       the options are listed; exit code {@value #EXIT_USAGE}. Not the whole help, which buries
  *       the message. Picocli's own errors (unknown option, bad value, missing required option) and
  *       a command's own checks ({@link ParameterException} thrown from its {@code call()}) alike.
+ *   <li><b>Refusals</b> in one line: a command that cannot do what it was asked (a broker's data
+ *       directory of the other mode, a port in use, a broker that does not answer) throws an {@link
+ *       IllegalStateException} or {@link IllegalArgumentException} whose message names the problem
+ *       and the fix; that escaping {@code call()} is printed as {@code <command>: <message>}, exit
+ *       code {@value #EXIT_USAGE}, without the stack trace that would bury it ({@value
+ *       #TRACE_VARIABLE}{@code =1} prints it as well). Any other exception is a defect and keeps
+ *       picocli's stack trace, exit code 1.
  *   <li><b>Footers</b> whose example lines are printed as they are written, never wrapped: an
  *       indented footer line is a command to copy, so a line break inside it would break the
  *       command. Prose lines (not indented) are wrapped at the usage width, at spaces only.
@@ -31,6 +38,9 @@ public final class CommandLines {
     /** The exit code of a usage error, for every command. */
     public static final int EXIT_USAGE = 2;
 
+    /** Set to 1 in the environment, a refusal's stack trace is printed after its line. */
+    public static final String TRACE_VARIABLE = "FRAUD_TRACE";
+
     /** The launcher's name, the root of every usage line under {@code ./fraud}. */
     public static final String ROOT = "./fraud";
 
@@ -41,6 +51,7 @@ public final class CommandLines {
      */
     public static CommandLine install(CommandLine cl) {
         cl.setParameterExceptionHandler(CommandLines::usageError);
+        cl.setExecutionExceptionHandler(CommandLines::refusal);
         footers(cl);
         return cl;
     }
@@ -63,6 +74,24 @@ public final class CommandLines {
         CommandLine cmd = e.getCommandLine();
         cmd.getErr().println(message(e));
         cmd.getErr().println("(" + qualifiedName(cmd) + " --help lists the options)");
+        cmd.getErr().flush();
+        return EXIT_USAGE;
+    }
+
+    /**
+     * A refusal escaping a command's {@code call()}: one line, exit code {@value #EXIT_USAGE}.
+     * Anything else is rethrown, for picocli's stack trace and exit code 1.
+     */
+    static int refusal(Exception e, CommandLine cmd, CommandLine.ParseResult parsed)
+            throws Exception {
+        if (!(e instanceof IllegalStateException || e instanceof IllegalArgumentException)) {
+            throw e;
+        }
+        String text = e.getMessage() == null ? e.toString() : e.getMessage().strip();
+        cmd.getErr().println(commandName(cmd) + ": " + text);
+        if ("1".equals(System.getenv(TRACE_VARIABLE))) {
+            e.printStackTrace(cmd.getErr());
+        }
         cmd.getErr().flush();
         return EXIT_USAGE;
     }

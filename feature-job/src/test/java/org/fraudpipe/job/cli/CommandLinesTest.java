@@ -92,6 +92,44 @@ class CommandLinesTest {
         public void run() {}
     }
 
+    /** Throws what its option names: a refusal ("state"/"argument") or a defect ("bug"). */
+    @Command(name = "thrower")
+    static final class Thrower implements java.util.concurrent.Callable<Integer> {
+        @CommandLine.Option(names = "--throw")
+        String what;
+
+        @Override
+        public Integer call() {
+            switch (what) {
+                case "state" ->
+                        throw new IllegalStateException(
+                                "port 9092 is in use: choose another with --port");
+                case "argument" -> throw new IllegalArgumentException("no such day: use --date");
+                default -> throw new NullPointerException("a defect");
+            }
+        }
+    }
+
+    @Test
+    void aRefusalIsOneLineExitTwoAndADefectKeepsItsStackTrace() {
+        Cli.Run state =
+                Cli.run(CommandLines.install(new CommandLine(new Thrower())), "--throw", "state");
+        assertThat(state.exitCode()).isEqualTo(CommandLines.EXIT_USAGE);
+        assertThat(lines(state.err()))
+                .containsExactly("thrower: port 9092 is in use: choose another with --port");
+        Cli.Run argument =
+                Cli.run(
+                        CommandLines.install(new CommandLine(new Thrower())),
+                        "--throw",
+                        "argument");
+        assertThat(lines(argument.err())).containsExactly("thrower: no such day: use --date");
+
+        Cli.Run defect =
+                Cli.run(CommandLines.install(new CommandLine(new Thrower())), "--throw", "bug");
+        assertThat(defect.exitCode()).isEqualTo(1);
+        assertThat(defect.err()).contains("NullPointerException: a defect").contains("\tat ");
+    }
+
     @Test
     void footerExamplesAreNeverWrappedAndProseIs() {
         CommandLine cl = CommandLines.install(new CommandLine(new Example()));

@@ -162,7 +162,7 @@ public final class AdviseCommand implements Callable<Integer> {
             defaultValue = DEFAULT_MAX_TOO_LATE,
             converter = ShareConverter.class,
             description =
-                    "Target: largest share of the records too late, as 0.1% or 0.001 (default:"
+                    "Target: largest share of the records too late, as 0.1%% or 0.001 (default:"
                             + " ${DEFAULT-VALUE}).")
     double maxTooLate;
 

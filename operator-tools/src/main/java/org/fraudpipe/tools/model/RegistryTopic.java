@@ -41,6 +41,7 @@ public final class RegistryTopic implements AutoCloseable {
     private static final Duration TIMEOUT = Duration.ofSeconds(30);
 
     private final String topic;
+    private final String bootstrapServers;
     private final TopicPartition partition;
     private final KafkaConsumer<String, ModelEvent> consumer;
     private final Properties producerProperties;
@@ -49,6 +50,7 @@ public final class RegistryTopic implements AutoCloseable {
     public RegistryTopic(
             String bootstrapServers, String registryUrl, ClientProperties client, String topic) {
         this.topic = topic;
+        this.bootstrapServers = bootstrapServers;
         this.partition = new TopicPartition(topic, 0);
         this.serdes = TopicSerdes.forRegistry(client.registryConfig(registryUrl));
         Properties c = client.kafkaProperties(bootstrapServers);
@@ -80,7 +82,29 @@ public final class RegistryTopic implements AutoCloseable {
      * @throws IllegalStateException naming the topic when it does not exist or cannot be read
      */
     public List<Entry> readAll(ModelRegistry registry) {
-        if (consumer.partitionsFor(topic, TIMEOUT).isEmpty()) {
+        List<org.apache.kafka.common.PartitionInfo> partitions;
+        try {
+            partitions = consumer.partitionsFor(topic, TIMEOUT);
+        } catch (org.apache.kafka.common.errors.TimeoutException e) {
+            throw new IllegalStateException(
+                    "cannot reach Kafka at "
+                            + bootstrapServers
+                            + " within "
+                            + TIMEOUT.toSeconds()
+                            + " s: check --bootstrap-servers (and --kafka-config on a secured"
+                            + " broker), or start the local broker with `./fraud kafka start`",
+                    e);
+        } catch (org.apache.kafka.common.errors.AuthenticationException
+                | org.apache.kafka.common.errors.AuthorizationException e) {
+            throw new IllegalStateException(
+                    "Kafka at "
+                            + bootstrapServers
+                            + " refused the client: "
+                            + e.getMessage()
+                            + "; check the principal and password in --kafka-config",
+                    e);
+        }
+        if (partitions.isEmpty()) {
             throw new IllegalStateException(
                     "the model registry topic "
                             + topic
