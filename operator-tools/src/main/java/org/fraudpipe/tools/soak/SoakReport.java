@@ -21,7 +21,9 @@ import java.util.Map;
  *
  * <p>Recovery of a fault: from its end (the environment healed, or the job running again after a
  * kill or a restore) to the first answer to a transaction appended at or after that end; its
- * outage: from its start to that answer.
+ * outage: from its start to that answer. A fault is <i>alone</i> when no other fault was under way
+ * at any moment of its outage: only then is its recovery its own (faults every few seconds overlap,
+ * and one's recovery then includes the others'); both are reported.
  */
 final class SoakReport {
 
@@ -64,20 +66,26 @@ final class SoakReport {
 
         List<Map<String, Object>> faultRows = new ArrayList<>();
         Map<FaultKind, List<Long>> recoveries = new EnumMap<>(FaultKind.class);
+        Map<FaultKind, List<Long>> alone = new EnumMap<>(FaultKind.class);
         List<long[]> outages = new ArrayList<>();
         for (Nemesis.Fault f : faults) {
             long end = f.end().toEpochMilli();
             long recovery = watcher.recoveryAfter(end);
+            boolean isAlone = recovery >= 0 && aloneDuring(f, end + recovery, faults);
             Map<String, Object> row = new LinkedHashMap<>();
             row.put("kind", f.kind().name());
             row.put("start", f.start().toString());
             row.put("end", f.end().toString());
             row.put("durationMs", Duration.between(f.start(), f.end()).toMillis());
             row.put("recoveryMs", recovery < 0 ? null : recovery);
+            row.put("alone", isAlone);
             row.put("detail", f.detail());
             faultRows.add(row);
             if (recovery >= 0) {
                 recoveries.computeIfAbsent(f.kind(), k -> new ArrayList<>()).add(recovery);
+                if (isAlone) {
+                    alone.computeIfAbsent(f.kind(), k -> new ArrayList<>()).add(recovery);
+                }
                 outages.add(new long[] {f.start().toEpochMilli(), end + recovery});
             }
         }
@@ -90,6 +98,7 @@ final class SoakReport {
             Map<String, Object> row = new LinkedHashMap<>();
             row.put("faults", n);
             row.put("recoveryMs", stats(recoveries.getOrDefault(k, List.of())));
+            row.put("recoveryAloneMs", stats(alone.getOrDefault(k, List.of())));
             byKind.put(k.name(), row);
         }
         json.put("faultsByKind", byKind);
@@ -145,7 +154,9 @@ final class SoakReport {
                                     + ": "
                                     + row.get("faults")
                                     + " faults, recovery "
-                                    + row.get("recoveryMs"));
+                                    + row.get("recoveryMs")
+                                    + ", alone "
+                                    + row.get("recoveryAloneMs"));
                 });
         summary.add(
                 "  decision latency during faults "
@@ -156,6 +167,17 @@ final class SoakReport {
             summary.add("  FINDING " + f.kind() + " x" + f.count() + ": " + f.examples());
         }
         return new SoakReport(json, summary, passed);
+    }
+
+    /** Whether no fault but {@code f} was under way between its start and {@code recovered}. */
+    static boolean aloneDuring(Nemesis.Fault f, long recovered, List<Nemesis.Fault> faults) {
+        long start = f.start().toEpochMilli();
+        for (Nemesis.Fault g : faults) {
+            if (g != f && g.start().toEpochMilli() < recovered && g.end().toEpochMilli() > start) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /** count, p50, p99, max of {@code values} (milliseconds). */
