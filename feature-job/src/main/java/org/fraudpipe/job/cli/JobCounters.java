@@ -19,11 +19,11 @@ import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
  *
  * <p>Why accumulators through the client: they are Flink's own way for a client to read a job's
  * counts while it runs, the same on a local MiniCluster and on a cluster ({@code flink run}), and
- * the job keeps them anyway (every counter of the README's metrics table is one). They reach the
- * JobManager with the TaskManagers' heartbeats, every {@code heartbeat.interval} (10 s by default):
- * {@link #liveOn} lowers it to {@value #HEARTBEAT_SECONDS} s for a local MiniCluster that shows
- * progress, as the demo does. (A local environment's REST API would need its port found first, and
- * counting in a static field at the source works in one JVM only.)
+ * the job keeps them anyway (every counter of the metrics table in docs/OPERATIONS.md is one). They
+ * reach the JobManager with the TaskManagers' heartbeats, every {@code heartbeat.interval} (10 s by
+ * default): {@link #liveOn} lowers it to {@value #HEARTBEAT_SECONDS} s for a local MiniCluster that
+ * shows progress, as the demo does. (A local environment's REST API would need its port found
+ * first, and counting in a static field at the source works in one JVM only.)
  */
 public final class JobCounters implements JobListener {
 

@@ -3,8 +3,8 @@ package org.fraudpipe.job.config;
 /**
  * Every option of the streaming job, in one place: its name (the same on the command line as {@code
  * --NAME} and in a properties file as {@code NAME}), its default and its documentation. The CLI's
- * {@code --help} and the README's configuration reference are generated from, or checked against,
- * this list; {@link JobConfig} gives them types and validates them.
+ * {@code --help} and the configuration reference (docs/CONFIGURATION.md) are generated from, or
+ * checked against, this list; {@link JobConfig} gives them types and validates them.
  */
 public enum JobOption {
     // Event time and windows

@@ -23,7 +23,7 @@ import org.fraudpipe.schemas.TopicNames;
  * scores topics compacted). Idempotent: existing topics are left as they are.
  *
  * <p>Used by the local runtime; in production, topics are created by whoever owns the Kafka
- * cluster, with the same configuration (README, "Deploying").
+ * cluster, with the same configuration (docs/DEPLOY.md).
  */
 public final class TopicProvisioner {
 

@@ -94,7 +94,7 @@ final class Progress {
     static final String LEGEND =
             String.join(
                     "\n",
-                    "Progress, once a second, from the job's counters (README, Metrics):",
+                    "Progress, once a second, from the job's counters (docs/OPERATIONS.md, Metrics):",
                     "  sent          records the simulator published to Kafka",
                     "  in            records the job read (fraudRecordsIn), and per second",
                     "  wm            the window operator's watermark (UTC); lag: how far it trails"

@@ -13,20 +13,24 @@ import org.fraudpipe.job.transaction.TransactionScoring;
 import org.fraudpipe.job.window.TooLateRecordFunction;
 import org.junit.jupiter.api.Test;
 
-/** The README is where operators look: its configuration and metrics tables must match the code. */
-class ReadmeDocumentsEveryOptionTest {
+/**
+ * The reference documents are where operators look: the configuration tables
+ * (docs/CONFIGURATION.md) and the metrics table (docs/OPERATIONS.md) must match the code.
+ */
+class ReferenceDocsListEveryOptionTest {
 
-    private static String readme() throws Exception {
-        Path readme = Path.of(System.getProperty("user.dir")).getParent().resolve("README.md");
-        return Files.readString(readme, StandardCharsets.UTF_8);
+    private static String doc(String name) throws Exception {
+        Path doc =
+                Path.of(System.getProperty("user.dir")).getParent().resolve("docs").resolve(name);
+        return Files.readString(doc, StandardCharsets.UTF_8);
     }
 
     @Test
     void everyJobOptionIsInTheConfigurationTableWithItsDefault() throws Exception {
-        String readme = readme();
+        String reference = doc("CONFIGURATION.md");
         for (JobOption option : JobOption.values()) {
-            assertThat(readme)
-                    .as("README row of %s", option.flag())
+            assertThat(reference)
+                    .as("docs/CONFIGURATION.md row of %s", option.flag())
                     .contains(
                             "| `"
                                     + option.flag()
@@ -40,7 +44,7 @@ class ReadmeDocumentsEveryOptionTest {
 
     @Test
     void theJobCommandsOwnOptionsAreInTheConfigurationTable() throws Exception {
-        String readme = readme();
+        String reference = doc("CONFIGURATION.md");
         for (picocli.CommandLine.Model.OptionSpec option :
                 org.fraudpipe.job.cli.JobCommand.commandLine().getCommandSpec().options()) {
             String name = option.longestName();
@@ -53,13 +57,15 @@ class ReadmeDocumentsEveryOptionTest {
                     || name.startsWith("--topic.")) {
                 continue; // the job's options and topic names: the tests above and their own row
             }
-            assertThat(readme).as("README row of %s", name).contains("| `" + name + "` | ");
+            assertThat(reference)
+                    .as("docs/CONFIGURATION.md row of %s", name)
+                    .contains("| `" + name + "` | ");
         }
     }
 
     @Test
     void everyMetricIsInTheMetricsTable() throws Exception {
-        String readme = readme();
+        String reference = doc("OPERATIONS.md");
         for (String metric :
                 new String[] {
                     IngestRouter.RECORDS_IN,
@@ -87,7 +93,9 @@ class ReadmeDocumentsEveryOptionTest {
                     TransactionScoring.METRICS.batchMicros(),
                     TransactionScoring.METRICS.latency()
                 }) {
-            assertThat(readme).as("README metrics table").contains("| `" + metric + "`");
+            assertThat(reference)
+                    .as("docs/OPERATIONS.md metrics table")
+                    .contains("| `" + metric + "`");
         }
     }
 }

@@ -13,19 +13,23 @@ import picocli.CommandLine;
 import picocli.CommandLine.Model.OptionSpec;
 
 /**
- * The README's configuration reference must list every option of {@code ./fraud demo}, {@code
- * ./fraud parity} and {@code ./fraud advise}, with the default picocli applies where there is one.
+ * The configuration reference (docs/CONFIGURATION.md) must list every option of {@code ./fraud
+ * demo}, {@code ./fraud parity} and {@code ./fraud advise}, with the default picocli applies where
+ * there is one.
  */
-class ReadmeDocumentsEveryOptionTest {
+class ReferenceDocsListEveryOptionTest {
 
-    private static String readme() throws Exception {
+    private static String reference() throws Exception {
         return Files.readString(
-                Path.of(System.getProperty("user.dir")).getParent().resolve("README.md"),
+                Path.of(System.getProperty("user.dir"))
+                        .getParent()
+                        .resolve("docs")
+                        .resolve("CONFIGURATION.md"),
                 StandardCharsets.UTF_8);
     }
 
     private static void assertDocumented(String command, CommandLine cl) throws Exception {
-        String readme = readme();
+        String reference = reference();
         for (OptionSpec option : cl.getCommandSpec().options()) {
             if (option.usageHelp() || option.versionHelp()) {
                 continue;
@@ -34,8 +38,8 @@ class ReadmeDocumentsEveryOptionTest {
             if (option.defaultValue() != null) {
                 row += "`" + option.defaultValue() + "` |";
             }
-            assertThat(readme)
-                    .as("README row of %s %s", command, option.longestName())
+            assertThat(reference)
+                    .as("docs/CONFIGURATION.md row of %s %s", command, option.longestName())
                     .contains(row);
         }
     }
