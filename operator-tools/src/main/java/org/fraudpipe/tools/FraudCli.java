@@ -3,10 +3,12 @@ package org.fraudpipe.tools;
 import org.fraudpipe.job.cli.CommandLines;
 import org.fraudpipe.job.cli.JobCommand;
 import org.fraudpipe.job.savepoint.migrate.SavepointCommand;
+import org.fraudpipe.job.topology.JobEnvironment;
 import org.fraudpipe.parity.cli.ParityCommand;
 import org.fraudpipe.tools.advise.AdviseCommand;
 import org.fraudpipe.tools.cli.FeaturesCommand;
 import org.fraudpipe.tools.cli.KafkaCommand;
+import org.fraudpipe.tools.cli.ObjectStoreCommand;
 import org.fraudpipe.tools.cli.ReplayCommand;
 import org.fraudpipe.tools.cli.SimulateCommand;
 import org.fraudpipe.tools.cli.TrainCommand;
@@ -29,7 +31,12 @@ import picocli.CommandLine.Command;
                 "Real-time fraud feature pipeline: local runtime, simulator, streaming job,"
                         + " deterministic replay, parity, lateness advice, demo, training and savepoint"
                         + " migration.",
-        subcommands = {KafkaCommand.class, SimulateCommand.class, TrainCommand.class})
+        subcommands = {
+            KafkaCommand.class,
+            ObjectStoreCommand.class,
+            SimulateCommand.class,
+            TrainCommand.class
+        })
 public final class FraudCli implements Runnable {
 
     static final String ROOT = CommandLines.ROOT;
@@ -40,6 +47,9 @@ public final class FraudCli implements Runnable {
     @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
     public static void main(String[] args) {
+        // Every command's Flink runs in this JVM: its file systems (s3p://, s3a:// with the
+        // plugins and FLINK_CONF_DIR the launcher passes) as a cluster would set them up.
+        JobEnvironment.initializeFileSystems();
         System.exit(commandLine().execute(args));
     }
 

@@ -1,14 +1,18 @@
 package org.fraudpipe.job.topology;
 
 import org.apache.flink.configuration.CheckpointingOptions;
+import org.apache.flink.configuration.ConfigConstants;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.CoreOptions;
 import org.apache.flink.configuration.DeploymentOptions;
 import org.apache.flink.configuration.ExternalizedCheckpointRetention;
+import org.apache.flink.configuration.GlobalConfiguration;
 import org.apache.flink.configuration.PipelineOptions;
 import org.apache.flink.configuration.RestartStrategyOptions;
 import org.apache.flink.configuration.StateBackendOptions;
 import org.apache.flink.core.execution.CheckpointingMode;
+import org.apache.flink.core.fs.FileSystem;
+import org.apache.flink.core.plugin.PluginUtils;
 import org.apache.flink.state.rocksdb.EmbeddedRocksDBStateBackend;
 import org.apache.flink.state.rocksdb.RocksDBConfigurableOptions;
 import org.apache.flink.state.rocksdb.RocksDBOptions;
@@ -76,6 +80,31 @@ public final class JobEnvironment {
             }
             case HASHMAP -> conf.set(StateBackendOptions.STATE_BACKEND, "hashmap");
         }
+        return conf;
+    }
+
+    /**
+     * Flink's file systems for the commands whose Flink runs in this JVM ({@code ./fraud job}, the
+     * demo, parity, replay, advise, the savepoint tools), initialized as a cluster initializes its
+     * own: with the settings of {@code $FLINK_CONF_DIR/config.yaml} when that is set, and the
+     * plugins under {@code $FLINK_PLUGINS_DIR} ({@code ./fraud} points it at Flink's S3 file
+     * systems: {@code s3p://} Presto, {@code s3a://} Hadoop, each in a class loader of its own).
+     * Neither set: Flink's defaults, local files only. Under {@code flink run} the cluster's client
+     * has done this already; it is not called there.
+     *
+     * @return the configuration read from {@code FLINK_CONF_DIR} (empty when it is not set)
+     */
+    public static Configuration initializeFileSystems() {
+        return initializeFileSystems(System.getenv(ConfigConstants.ENV_FLINK_CONF_DIR));
+    }
+
+    /** As {@link #initializeFileSystems()}, with the settings of {@code dir} (null: none). */
+    public static Configuration initializeFileSystems(String dir) {
+        Configuration conf =
+                dir == null || dir.isBlank()
+                        ? new Configuration()
+                        : GlobalConfiguration.loadConfiguration(dir);
+        FileSystem.initialize(conf, PluginUtils.createPluginManagerFromRootFolder(conf));
         return conf;
     }
 

@@ -200,17 +200,7 @@ public final class LocalKafkaBroker implements AutoCloseable {
         command.add(propertiesFile.toString());
 
         Path logFile = dataDir.resolve(LOG_FILE);
-        Process process;
-        try {
-            process =
-                    new ProcessBuilder(command)
-                            .redirectErrorStream(true)
-                            .redirectOutput(ProcessBuilder.Redirect.appendTo(logFile.toFile()))
-                            .redirectInput(ProcessBuilder.Redirect.from(nullFile()))
-                            .start();
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot start the broker JVM " + command.get(0), e);
-        }
+        Process process = BackgroundJvm.start(command, logFile, "the broker JVM");
         BrokerState state =
                 new BrokerState(
                         process.pid(),
@@ -341,39 +331,26 @@ public final class LocalKafkaBroker implements AutoCloseable {
         props.put(AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, "2000");
         props.put(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, "2000");
         props.put(AdminClientConfig.RECONNECT_BACKOFF_MAX_MS_CONFIG, "200");
-        long deadline = System.nanoTime() + timeout.toNanos();
         try (Admin admin = Admin.create(props)) {
-            while (true) {
-                if (!process.isAlive()) {
-                    throw new IllegalStateException(
-                            "the broker JVM exited during start-up; end of "
-                                    + logFile
-                                    + ":\n"
-                                    + tail(logFile, 30));
-                }
-                try {
-                    if (!admin.describeCluster(new DescribeClusterOptions().timeoutMs(2000))
-                            .nodes()
-                            .get(3, TimeUnit.SECONDS)
-                            .isEmpty()) {
-                        return;
-                    }
-                } catch (Exception notYet) {
-                    // not listening yet, or still electing itself controller
-                }
-                if (System.nanoTime() > deadline) {
-                    throw new IllegalStateException(
-                            "the broker did not answer on "
-                                    + bootstrap
-                                    + " within "
-                                    + timeout.toSeconds()
-                                    + " s; end of "
-                                    + logFile
-                                    + ":\n"
-                                    + tail(logFile, 30));
-                }
-                sleep(200);
-            }
+            BackgroundJvm.awaitAnswer(
+                    process,
+                    () -> {
+                        try {
+                            return !admin.describeCluster(
+                                            new DescribeClusterOptions().timeoutMs(2000))
+                                    .nodes()
+                                    .get(3, TimeUnit.SECONDS)
+                                    .isEmpty();
+                        } catch (Exception notYet) {
+                            // not listening yet, or still electing itself controller
+                            return false;
+                        }
+                    },
+                    "the broker JVM",
+                    bootstrap,
+                    timeout,
+                    logFile,
+                    200);
         }
     }
 
@@ -605,14 +582,5 @@ public final class LocalKafkaBroker implements AutoCloseable {
     static java.io.File nullFile() {
         return new java.io.File(
                 System.getProperty("os.name").startsWith("Windows") ? "NUL" : "/dev/null");
-    }
-
-    private static void sleep(long millis) {
-        try {
-            Thread.sleep(millis);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted while waiting for the broker", e);
-        }
     }
 }

@@ -165,18 +165,7 @@ public final class LocalSchemaRegistry {
             command.add(settings.security().registrySecurityFile().toString());
         }
         Path logFile = dataDir.resolve(LOG_FILE);
-        Process process;
-        try {
-            process =
-                    new ProcessBuilder(command)
-                            .redirectErrorStream(true)
-                            .redirectOutput(ProcessBuilder.Redirect.appendTo(logFile.toFile()))
-                            .redirectInput(
-                                    ProcessBuilder.Redirect.from(LocalKafkaBroker.nullFile()))
-                            .start();
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot start the schema registry JVM", e);
-        }
+        Process process = BackgroundJvm.start(command, logFile, "the schema registry JVM");
         State state =
                 new State(
                         process.pid(),
@@ -188,7 +177,14 @@ public final class LocalSchemaRegistry {
                         ? ClientProperties.none()
                         : settings.security().client(LocalSecurity.ADMIN);
         try {
-            awaitReady(process.toHandle(), state.url(), admin, settings.startTimeout(), logFile);
+            BackgroundJvm.awaitAnswer(
+                    process.toHandle(),
+                    () -> answers(state.url(), admin),
+                    "the schema registry JVM",
+                    state.url(),
+                    settings.startTimeout(),
+                    logFile,
+                    100);
             setLevels(state.url(), admin, settings.topics());
         } catch (RuntimeException e) {
             LocalKafkaBroker.stopProcess(process.toHandle(), Duration.ofSeconds(5));
@@ -275,44 +271,6 @@ public final class LocalSchemaRegistry {
             return true;
         } catch (RuntimeException notYet) {
             return false;
-        }
-    }
-
-    private static void awaitReady(
-            ProcessHandle process,
-            String url,
-            ClientProperties client,
-            Duration timeout,
-            Path logFile) {
-        long deadline = System.nanoTime() + timeout.toNanos();
-        while (true) {
-            if (!process.isAlive()) {
-                throw new IllegalStateException(
-                        "the schema registry JVM exited during start-up; end of "
-                                + logFile
-                                + ":\n"
-                                + LocalKafkaBroker.tail(logFile, 30));
-            }
-            if (answers(url, client)) {
-                return;
-            }
-            if (System.nanoTime() > deadline) {
-                throw new IllegalStateException(
-                        "the schema registry did not answer on "
-                                + url
-                                + " within "
-                                + timeout.toSeconds()
-                                + " s; end of "
-                                + logFile
-                                + ":\n"
-                                + LocalKafkaBroker.tail(logFile, 30));
-            }
-            try {
-                Thread.sleep(100);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new IllegalStateException("interrupted while waiting for the registry", e);
-            }
         }
     }
 

@@ -47,6 +47,7 @@ public final class DecisionJobMain {
 
     public static void main(String[] args) throws Exception {
         LocalSplit.haltWithParent();
+        org.fraudpipe.job.topology.JobEnvironment.initializeFileSystems();
         int restPort = Integer.parseInt(args[0]);
         double speedup = Double.parseDouble(args[1]);
         Path control = Path.of(args[2]);
