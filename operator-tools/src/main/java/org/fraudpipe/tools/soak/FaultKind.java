@@ -29,7 +29,13 @@ public enum FaultKind {
      * The job's checkpoint storage refuses its next checkpoints (their directories cannot be made),
      * so checkpoints fail and the job fails over until it heals.
      */
-    CHECKPOINT_STORAGE(false);
+    CHECKPOINT_STORAGE(false),
+    /**
+     * With {@code --object-store}: the object store holding the checkpoints, savepoints and the
+     * archive stopped for a while and started again on its data: checkpoints and the archive's
+     * writes fail, and the job fails over until it is back.
+     */
+    STORAGE_DOWN(false);
 
     private final boolean exclusive;
 

@@ -51,6 +51,11 @@ final class Nemesis {
         String blockCheckpoints() throws Exception;
 
         void unblockCheckpoints() throws Exception;
+
+        /** Stops the object store (with {@code --object-store}). */
+        void stopStorage() throws Exception;
+
+        void startStorage() throws Exception;
     }
 
     private static final Set<FaultKind> LINK =
@@ -163,6 +168,7 @@ final class Nemesis {
             case NETWORK_STALL, NETWORK_CUT -> 2_000 + random.nextLong(6_000);
             case SLOW_ACKS -> 3_000 + random.nextLong(7_000);
             case CHECKPOINT_STORAGE -> 5_000 + random.nextLong(15_000);
+            case STORAGE_DOWN -> 3_000 + random.nextLong(10_000);
         };
     }
 
@@ -195,6 +201,7 @@ final class Nemesis {
                 detail = delay + " ms per response";
             }
             case CHECKPOINT_STORAGE -> detail = target.blockCheckpoints();
+            case STORAGE_DOWN -> target.stopStorage();
             default -> throw new IllegalArgumentException(kind + " is a job fault");
         }
         active.put(kind, new Fault(kind, start, null, detail));
@@ -222,6 +229,7 @@ final class Nemesis {
             case REGISTRY_DOWN -> target.startRegistry();
             case NETWORK_STALL, NETWORK_CUT, SLOW_ACKS -> target.link(FaultyLink.Mode.PASS, 0);
             case CHECKPOINT_STORAGE -> target.unblockCheckpoints();
+            case STORAGE_DOWN -> target.startStorage();
             default -> {}
         }
         faults.add(new Fault(kind, started.start(), Instant.now(), started.detail()));

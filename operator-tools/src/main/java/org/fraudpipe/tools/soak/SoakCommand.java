@@ -65,7 +65,8 @@ public final class SoakCommand implements Callable<Integer> {
             description =
                     "The kinds of fault drawn from (default: all): job-kill, savepoint-restore,"
                             + " broker-restart, registry-down, network-stall, network-cut,"
-                            + " slow-acks, checkpoint-storage.")
+                            + " slow-acks, checkpoint-storage, and with --object-store"
+                            + " storage-down.")
     Set<String> faults;
 
     @Option(
@@ -121,6 +122,15 @@ public final class SoakCommand implements Callable<Integer> {
     int parallelism;
 
     @Option(
+            names = "--object-store",
+            description =
+                    "Checkpoints and savepoints (s3p://) and the archive (s3a://) on a local"
+                            + " S3-compatible object store, as on a cluster, instead of local"
+                            + " files; adds the fault storage-down (the store stopped for a"
+                            + " while).")
+    boolean objectStore;
+
+    @Option(
             names = "--dir",
             paramLabel = "DIR",
             description = "The run directory (default: .fraud/soak/<time>).")
@@ -146,6 +156,7 @@ public final class SoakCommand implements Callable<Integer> {
                             kinds(),
                             quietEnd,
                             parallelism,
+                            objectStore,
                             runDir());
         } catch (IllegalArgumentException e) {
             throw new CommandLine.ParameterException(new CommandLine(this), e.getMessage(), e);
@@ -171,7 +182,11 @@ public final class SoakCommand implements Callable<Integer> {
 
     private Set<FaultKind> kinds() {
         if (faults == null || faults.isEmpty()) {
-            return EnumSet.allOf(FaultKind.class);
+            Set<FaultKind> all = EnumSet.allOf(FaultKind.class);
+            if (!objectStore) {
+                all.remove(FaultKind.STORAGE_DOWN);
+            }
+            return all;
         }
         Set<FaultKind> kinds = EnumSet.noneOf(FaultKind.class);
         for (String f : faults) {

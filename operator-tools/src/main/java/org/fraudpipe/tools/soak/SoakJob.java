@@ -45,7 +45,12 @@ final class SoakJob {
      * {@code log}.
      */
     static SoakJob start(
-            Map<String, String> options, String restore, int restPort, Path control, Path log)
+            Map<String, String> options,
+            String restore,
+            int restPort,
+            Path control,
+            Path log,
+            Map<String, String> environment)
             throws IOException {
         Files.createDirectories(control);
         try (Stream<Path> old = Files.list(control)) {
@@ -64,9 +69,11 @@ final class SoakJob {
                     arguments.add("--" + k);
                     arguments.add(v);
                 });
+        ProcessBuilder builder =
+                LocalSplit.decisionJvm(SoakJobMain.class.getName(), List.of(), arguments);
+        builder.environment().putAll(environment);
         Process p =
-                LocalSplit.decisionJvm(SoakJobMain.class.getName(), List.of(), arguments)
-                        .redirectErrorStream(true)
+                builder.redirectErrorStream(true)
                         .redirectOutput(java.lang.ProcessBuilder.Redirect.appendTo(log.toFile()))
                         .start();
         return new SoakJob(p, control, restPort);
@@ -145,8 +152,8 @@ final class SoakJob {
      * Stops the job with a savepoint into {@code dir} (with {@code drain}, every window fires its
      * final result first); returns the savepoint's path once the JVM exited.
      */
-    String savepoint(Path dir, boolean drain, Duration timeout) throws Exception {
-        send((drain ? SoakJobMain.DRAIN : SoakJobMain.SAVEPOINT) + dir.toUri());
+    String savepoint(String dir, boolean drain, Duration timeout) throws Exception {
+        send((drain ? SoakJobMain.DRAIN : SoakJobMain.SAVEPOINT) + dir);
         long deadline = System.nanoTime() + timeout.toNanos();
         Path file = control.resolve(SoakJobMain.SAVEPOINT_FILE);
         while (System.nanoTime() < deadline) {

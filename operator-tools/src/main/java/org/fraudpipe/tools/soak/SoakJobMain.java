@@ -44,6 +44,8 @@ public final class SoakJobMain {
 
     public static void main(String[] args) throws Exception {
         LocalSplit.haltWithParent();
+        // The checkpoint, savepoint and archive URIs may be s3p:// and s3a://.
+        org.fraudpipe.job.topology.JobEnvironment.initializeFileSystems();
         Path control = Path.of(args[0]);
         int restPort = Integer.parseInt(args[1]);
         String restore = args[2];

@@ -52,6 +52,7 @@ final class SoakRun {
     private final Path runDir;
     private final List<String> notes = new ArrayList<>();
     private SoakCluster cluster;
+    private SoakStorage storage;
     private volatile SoakJob job;
     private int parallelism;
     private int jobStarts;
@@ -101,6 +102,19 @@ final class SoakRun {
                         + "; run directory "
                         + runDir);
         try {
+            storage =
+                    settings.objectStore()
+                            ? SoakStorage.objectStore(runDir.resolve("s3"))
+                            : SoakStorage.localFiles(traffic);
+            if (settings.objectStore()) {
+                say(
+                        "  object store: checkpoints "
+                                + storage.checkpointUri()
+                                + ", savepoints "
+                                + storage.savepointUri()
+                                + ", archive "
+                                + storage.archiveUri());
+            }
             cluster = SoakCluster.start(runDir.resolve("kafka"), 3);
             say(
                     "  broker "
@@ -140,15 +154,14 @@ final class SoakRun {
                 ensureJobRunning();
                 awaitReaders(publisher.result);
                 say("Draining the job (a savepoint with every window's final result)...");
-                job.savepoint(
-                        runDir.resolve("savepoints"), true, SAVEPOINT_TIMEOUT.multipliedBy(3));
+                job.savepoint(storage.savepointUri(), true, SAVEPOINT_TIMEOUT.multipliedBy(3));
                 watcher.close();
                 say("Checking from outside the job...");
                 SoakChecker.Verdict verdict =
                         new SoakChecker(
                                         cluster.directBootstrap(),
                                         cluster.registryUrl(),
-                                        traffic.archiveDir(),
+                                        storage.archiveFiles(),
                                         Duration.ofMinutes(5))
                                 .check();
                 int parity = parity(publisher.simulation);
@@ -178,6 +191,9 @@ final class SoakRun {
             if (cluster != null) {
                 cluster.close();
             }
+            if (storage != null) {
+                storage.close();
+            }
         }
     }
 
@@ -187,6 +203,8 @@ final class SoakRun {
                         traffic.jobOptions(cluster.jobBootstrap(), cluster.registryUrl()));
         o.put(JobOption.PARALLELISM.key(), Integer.toString(parallelism));
         o.put(JobOption.PATHS.key(), "both");
+        o.put(JobOption.CHECKPOINT_DIR.key(), storage.checkpointUri());
+        o.put(JobOption.ARCHIVE_DIR.key(), storage.archiveUri());
         return o;
     }
 
@@ -205,7 +223,8 @@ final class SoakRun {
                             restore,
                             LocalKafkaBroker.freePorts(1)[0],
                             runDir.resolve(".job"),
-                            log);
+                            log,
+                            storage.jobEnvironment());
             jobStarts++;
             try {
                 started.awaitRunning(JOB_START_TIMEOUT, log);
@@ -244,9 +263,10 @@ final class SoakRun {
                 current == null ? Optional.empty() : current.jobId();
         if (id.isPresent()) {
             Optional<Path> own =
-                    SoakJob.latestCheckpoint(traffic.checkpointDir().resolve(id.get().toString()));
+                    SoakJob.latestCheckpoint(
+                            storage.checkpointFiles().resolve(id.get().toString()));
             if (own.isPresent()) {
-                return own.get().toUri().toString();
+                return storage.uriOf(own.get());
             }
         }
         return restoredFrom;
@@ -287,7 +307,7 @@ final class SoakRun {
                         "--to",
                         last.toString(),
                         "--archive",
-                        traffic.archiveDir().toString(),
+                        storage.archiveUri(),
                         "--report",
                         runDir.resolve("parity").toString(),
                         "--window-size",
@@ -395,7 +415,7 @@ final class SoakRun {
             String from;
             String how;
             try {
-                from = job.savepoint(runDir.resolve("savepoints"), false, SAVEPOINT_TIMEOUT);
+                from = job.savepoint(storage.savepointUri(), false, SAVEPOINT_TIMEOUT);
                 how = "savepoint " + name(from);
             } catch (Exception e) {
                 // A savepoint that cannot complete (the network stalled, storage refusing): the
@@ -438,7 +458,7 @@ final class SoakRun {
 
         @Override
         public synchronized String blockCheckpoints() throws IOException {
-            Optional<Path> newest = SoakJob.latestCheckpoint(traffic.checkpointDir());
+            Optional<Path> newest = SoakJob.latestCheckpoint(storage.checkpointFiles());
             if (newest.isEmpty()) {
                 return "(no checkpoint yet: nothing blocked)";
             }
@@ -452,6 +472,16 @@ final class SoakRun {
                 }
             }
             return "chk-" + (n + 1) + "..chk-" + (n + 100) + " of " + jobDir.getFileName();
+        }
+
+        @Override
+        public void stopStorage() {
+            storage.stop();
+        }
+
+        @Override
+        public void startStorage() {
+            storage.start();
         }
 
         @Override

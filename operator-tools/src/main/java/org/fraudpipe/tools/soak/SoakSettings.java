@@ -17,6 +17,8 @@ import java.util.Set;
  * @param quietEnd the last part of the duration without new faults, so that the job's recovery from
  *     the last ones is seen while traffic still flows
  * @param parallelism the job's at the start (a rescale flips it between 1 and 2)
+ * @param objectStore whether checkpoints, savepoints and the archive are on a local object store
+ *     ({@code s3p://}, {@code s3a://}) rather than local files
  * @param dir the run directory
  */
 record SoakSettings(
@@ -29,6 +31,7 @@ record SoakSettings(
         Set<FaultKind> kinds,
         Duration quietEnd,
         int parallelism,
+        boolean objectStore,
         Path dir) {
 
     SoakSettings {
@@ -38,6 +41,9 @@ record SoakSettings(
         }
         if (kinds.isEmpty()) {
             throw new IllegalArgumentException("--faults must name at least one kind");
+        }
+        if (kinds.contains(FaultKind.STORAGE_DOWN) && !objectStore) {
+            throw new IllegalArgumentException("--faults storage-down needs --object-store");
         }
         if (faultEvery.isNegative() || faultEvery.isZero()) {
             throw new IllegalArgumentException("--fault-every must be positive");
