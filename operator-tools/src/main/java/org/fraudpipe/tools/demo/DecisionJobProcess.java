@@ -56,7 +56,8 @@ final class DecisionJobProcess {
             int restPort,
             double speedup,
             Path control,
-            Path logFile)
+            Path logFile,
+            Map<String, String> environment)
             throws IOException {
         Files.createDirectories(control);
         List<String> arguments =
@@ -71,14 +72,13 @@ final class DecisionJobProcess {
                     arguments.add(v);
                 });
         Path out = logFile.resolveSibling(logFile.getFileName() + ".out");
-        Process p =
+        ProcessBuilder builder =
                 LocalSplit.decisionJvm(
-                                DecisionJobMain.class.getName(),
-                                List.of("-D" + DemoCommand.LOG_FILE_PROPERTY + "=" + logFile),
-                                arguments)
-                        .redirectErrorStream(true)
-                        .redirectOutput(out.toFile())
-                        .start();
+                        DecisionJobMain.class.getName(),
+                        List.of("-D" + DemoCommand.LOG_FILE_PROPERTY + "=" + logFile),
+                        arguments);
+        builder.environment().putAll(environment);
+        Process p = builder.redirectErrorStream(true).redirectOutput(out.toFile()).start();
         return new DecisionJobProcess(p, control, restPort);
     }
 
@@ -136,8 +136,9 @@ final class DecisionJobProcess {
      * Stops the job with a drain and a savepoint into {@code savepointDir}; returns the savepoint
      * and the job's final accumulators once the JVM has exited.
      */
-    DecisionJobMain.Result stopWithSavepoint(Path savepointDir, Duration timeout) throws Exception {
-        send(DecisionJobMain.STOP + savepointDir.toUri());
+    DecisionJobMain.Result stopWithSavepoint(String savepointDir, Duration timeout)
+            throws Exception {
+        send(DecisionJobMain.STOP + savepointDir);
         if (!process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
             throw new IllegalStateException("the decision job did not stop within " + timeout);
         }

@@ -44,8 +44,10 @@ import org.fraudpipe.job.config.Durations;
 import org.fraudpipe.job.config.JobConfig;
 import org.fraudpipe.job.position.DrainGate;
 import org.fraudpipe.job.position.ReadPositions;
+import org.fraudpipe.job.topology.JobEnvironment;
 import org.fraudpipe.local.BrokerRuntime;
 import org.fraudpipe.local.LocalKafka;
+import org.fraudpipe.local.LocalObjectStore;
 import org.fraudpipe.local.LocalSecurity;
 import org.fraudpipe.parity.ParityRun;
 import org.fraudpipe.parity.cli.ParityCommand;
@@ -105,6 +107,10 @@ final class Demo {
     private LocalKafka kafka;
     private JobClient job;
     private DecisionJobProcess decisions;
+
+    /** The object store of {@code --object-store}, once it runs. */
+    private LocalObjectStore.State objectStore;
+
     private Thread trafficThread;
     private ScheduledExecutorService ticker;
     private boolean stopped;
@@ -222,6 +228,7 @@ final class Demo {
                                                 security.clientFile(principal)));
                             }
                         });
+        startObjectStore();
         Map<String, String> options =
                 settings.jobOptions(
                         k.bootstrapServers(),
@@ -245,7 +252,8 @@ final class Demo {
                                         freePort(),
                                         settings.speedup(),
                                         settings.decisionControlDir(),
-                                        settings.decisionLogFile()));
+                                        settings.decisionLogFile(),
+                                        objectStoreEnvironment()));
         synchronized (this) {
             decisions = d;
         }
@@ -359,23 +367,27 @@ final class Demo {
                         registryPid));
 
         int parity = parity(simulation, config);
+        long storePid = stopObjectStore();
 
         deleteQuietly(settings.kafkaDir());
         deleteQuietly(settings.checkpointDir());
         deleteQuietly(settings.decisionControlDir());
-        List<Long> alive = alive(brokerPid, registryPid, d.pid());
+        List<Long> alive = alive(brokerPid, registryPid, d.pid(), storePid);
         say(
                 String.format(
                         Locale.ROOT,
-                        "Demo finished in %s. %s Kept in %s: archive/, parity/ (report and"
-                                + " advice), traffic.jsonl, savepoints/, demo.log,"
-                                + " decisions.log.",
+                        "Demo finished in %s. %s Kept in %s: %s, parity/ (report and"
+                                + " advice), traffic.jsonl, demo.log, decisions.log.",
                         Progress.human(Duration.between(began, Instant.now()).toMillis()),
                         alive.isEmpty()
                                 ? "Nothing left running (broker, registry, the decision job's"
                                         + " JVM and Flink stopped)."
                                 : "STILL RUNNING: pids " + alive + "!",
-                        settings.runDir()));
+                        settings.runDir(),
+                        settings.objectStore()
+                                ? "s3/ (the object store's data: the archive and savepoints"
+                                        + " under objects/)"
+                                : "archive/, savepoints/"));
         return parity;
     }
 
@@ -501,7 +513,7 @@ final class Demo {
                 CompletableFuture.supplyAsync(
                         () -> {
                             try {
-                                return d.stopWithSavepoint(settings.savepointDir(), STOP_TIMEOUT);
+                                return d.stopWithSavepoint(settings.savepointUri(), STOP_TIMEOUT);
                             } catch (Exception e) {
                                 throw new CompletionException(e);
                             }
@@ -512,7 +524,7 @@ final class Demo {
                         () ->
                                 client.stopWithSavepoint(
                                                 true,
-                                                settings.savepointDir().toUri().toString(),
+                                                settings.savepointUri(),
                                                 SavepointFormatType.CANONICAL)
                                         .get(STOP_TIMEOUT.toSeconds(), TimeUnit.SECONDS));
         JobExecutionResult result =
@@ -781,7 +793,7 @@ final class Demo {
                                 "--to",
                                 days.get(days.size() - 1).toString(),
                                 "--archive",
-                                settings.archiveDir().toString(),
+                                settings.archiveUri(),
                                 "--report",
                                 settings.reportDir().toString(),
                                 "--window-size",
@@ -1155,7 +1167,8 @@ final class Demo {
         return new long[] {
             kafka == null ? -1 : kafka.brokerPid(),
             kafka == null ? -1 : kafka.registryPid(),
-            decisions == null ? -1 : decisions.pid()
+            decisions == null ? -1 : decisions.pid(),
+            objectStore == null ? -1 : objectStore.pid()
         };
     }
 
@@ -1198,6 +1211,82 @@ final class Demo {
         } catch (RuntimeException e) {
             say("could not stop Kafka or the schema registry: " + e.getMessage());
         }
+        try {
+            stopObjectStore();
+        } catch (RuntimeException e) {
+            say("could not stop the object store: " + e.getMessage());
+        }
+    }
+
+    /**
+     * With {@code --object-store}: starts the local object store (tied to this JVM) and sets up
+     * this JVM's Flink file systems to reach it ({@code s3p://}, {@code s3a://}), as {@code
+     * FLINK_CONF_DIR} does for {@code ./fraud job}.
+     */
+    private void startObjectStore() throws DemoFailure {
+        if (!settings.objectStore()) {
+            return;
+        }
+        say(
+                "Starting the object store (S3Proxy, as ./fraud s3) for the checkpoints, savepoints"
+                        + " and the archive...");
+        long t = System.nanoTime();
+        LocalObjectStore.State state =
+                attempt(
+                        "the object store did not start (see "
+                                + settings.objectStoreDir().resolve(LocalObjectStore.LOG_FILE)
+                                + ")",
+                        () ->
+                                LocalObjectStore.start(
+                                        new LocalObjectStore.Settings(
+                                                settings.objectStoreDir(),
+                                                0,
+                                                LocalObjectStore.DEFAULT_BUCKET,
+                                                true,
+                                                Duration.ofSeconds(60)),
+                                        LocalObjectStore.homeFromSystemProperty()));
+        synchronized (this) {
+            objectStore = state;
+        }
+        JobEnvironment.initializeFileSystems(objectStoreEnvironment().get(FLINK_CONF_DIR));
+        say(
+                String.format(
+                        Locale.ROOT,
+                        "  object store %s (pid %d): checkpoints %s, savepoints %s, archive %s;"
+                                + " ready in %s",
+                        state.endpoint(),
+                        state.pid(),
+                        settings.checkpointUri(),
+                        settings.savepointUri(),
+                        settings.archiveUri(),
+                        since(t)));
+    }
+
+    /** What the decision job's JVM needs to reach the object store (nothing without one). */
+    private Map<String, String> objectStoreEnvironment() {
+        return settings.objectStore()
+                ? Map.of(
+                        FLINK_CONF_DIR,
+                        settings.objectStoreDir()
+                                .resolve(LocalObjectStore.FLINK_CONF_DIR)
+                                .toString())
+                : Map.of();
+    }
+
+    private static final String FLINK_CONF_DIR = "FLINK_CONF_DIR";
+
+    /** Stops the object store if it runs; its pid, or -1. */
+    private long stopObjectStore() {
+        LocalObjectStore.State state;
+        synchronized (this) {
+            state = objectStore;
+            objectStore = null;
+        }
+        if (state == null) {
+            return -1;
+        }
+        LocalObjectStore.stop(settings.objectStoreDir(), Duration.ofSeconds(5));
+        return state.pid();
     }
 
     private static List<Long> alive(long... pids) {

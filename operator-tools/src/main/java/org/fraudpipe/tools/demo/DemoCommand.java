@@ -193,6 +193,14 @@ public final class DemoCommand implements Callable<Integer> {
                             + " producer (their client files are printed).")
     boolean secure;
 
+    @Option(
+            names = "--object-store",
+            description =
+                    "Keep the checkpoints and savepoints (s3p://) and the archive (s3a://) on a"
+                            + " local S3-compatible object store started for the run (./fraud s3),"
+                            + " as a cluster keeps them; parity reads the archive from there.")
+    boolean objectStore;
+
     /** The configured command line, as the launcher runs it. */
     public static CommandLine commandLine() {
         // Usage errors are reported by ./fraud's own handler (CommandLines), like every command's.
@@ -220,7 +228,8 @@ public final class DemoCommand implements Callable<Integer> {
                             webPort,
                             runDir(),
                             keepRunning,
-                            secure);
+                            secure,
+                            objectStore);
             // The job's own validation, before anything starts (its messages name the option).
             JobConfig.of(settings.jobOptions("localhost:9092", "http://localhost:8081"));
             settings.simulation(java.time.Instant.now());

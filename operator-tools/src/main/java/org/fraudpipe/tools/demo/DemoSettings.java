@@ -9,6 +9,7 @@ import java.util.Map;
 import java.util.Objects;
 import org.fraudpipe.job.config.Durations;
 import org.fraudpipe.job.config.JobOption;
+import org.fraudpipe.local.LocalObjectStore;
 import org.fraudpipe.sim.SimulationConfig;
 
 /**
@@ -50,7 +51,8 @@ public record DemoSettings(
         int webPort,
         Path runDir,
         boolean keepRunning,
-        boolean secure) {
+        boolean secure,
+        boolean objectStore) {
 
     /**
      * The traffic's anomalies, richer than {@code ./fraud simulate}'s defaults so that every fate
@@ -140,8 +142,8 @@ public record DemoSettings(
         o.put(JobOption.STATE_BACKEND.key(), stateBackend);
         o.put(JobOption.PARALLELISM.key(), Integer.toString(parallelism));
         o.put(JobOption.CHECKPOINT_INTERVAL.key(), Durations.format(checkpointInterval));
-        o.put(JobOption.CHECKPOINT_DIR.key(), checkpointDir().toUri().toString());
-        o.put(JobOption.ARCHIVE_DIR.key(), archiveDir().toString());
+        o.put(JobOption.CHECKPOINT_DIR.key(), checkpointUri());
+        o.put(JobOption.ARCHIVE_DIR.key(), archiveUri());
         o.put(JobOption.BOOTSTRAP_SERVERS.key(), bootstrapServers);
         o.put(JobOption.SCHEMA_REGISTRY_URL.key(), schemaRegistryUrl);
         o.put(JobOption.GROUP_ID.key(), JOB_ID);
@@ -155,15 +157,51 @@ public record DemoSettings(
     }
 
     public Path checkpointDir() {
-        return runDir.resolve("checkpoints");
+        return objectStore ? bucketFiles().resolve("checkpoints") : runDir.resolve("checkpoints");
+    }
+
+    /**
+     * The local object store's data directory ({@code --object-store}): its objects are files under
+     * {@code objects/<bucket>/}.
+     */
+    public Path objectStoreDir() {
+        return runDir.resolve("s3");
+    }
+
+    private Path bucketFiles() {
+        return objectStoreDir()
+                .resolve(LocalObjectStore.OBJECTS_DIR)
+                .resolve(LocalObjectStore.DEFAULT_BUCKET);
+    }
+
+    /** The job's checkpoint root: in the object store ({@code s3p://}) or a local directory. */
+    public String checkpointUri() {
+        return objectStore
+                ? "s3p://" + LocalObjectStore.DEFAULT_BUCKET + "/checkpoints"
+                : checkpointDir().toUri().toString();
+    }
+
+    /** Where both jobs' final savepoints go. */
+    public String savepointUri() {
+        return objectStore
+                ? "s3p://" + LocalObjectStore.DEFAULT_BUCKET + "/savepoints"
+                : savepointDir().toUri().toString();
+    }
+
+    /** The archive as the job and parity are given it: {@code s3a://} or a local directory. */
+    public String archiveUri() {
+        return objectStore
+                ? "s3a://" + LocalObjectStore.DEFAULT_BUCKET + "/archive"
+                : archiveDir().toString();
     }
 
     public Path savepointDir() {
-        return runDir.resolve("savepoints");
+        return objectStore ? bucketFiles().resolve("savepoints") : runDir.resolve("savepoints");
     }
 
+    /** The archive's files: its local directory, or its objects' files in the store. */
     public Path archiveDir() {
-        return runDir.resolve("archive");
+        return objectStore ? bucketFiles().resolve("archive") : runDir.resolve("archive");
     }
 
     public Path reportDir() {

@@ -79,6 +79,7 @@ final class SoakRun {
                         0,
                         runDir,
                         false,
+                        false,
                         false);
     }
 

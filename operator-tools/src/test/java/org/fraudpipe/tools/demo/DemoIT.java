@@ -184,9 +184,9 @@ class DemoIT {
         demo =
                 DemoProcess.start(
                         run,
-                        "--secure --users 30 --tx-per-user-day 1500 --duration 10s --speedup 120"
-                                + " --window-size 1m --allowed-lateness 30m --parallelism 2"
-                                + " --checkpoint-interval 2s");
+                        "--secure --object-store --users 30 --tx-per-user-day 1500 --duration 10s"
+                                + " --speedup 120 --window-size 1m --allowed-lateness 30m"
+                                + " --parallelism 2 --checkpoint-interval 2s");
         String ui =
                 demo.await(
                         l -> l.contains("Flink web UI: http://localhost:"),
@@ -242,7 +242,10 @@ class DemoIT {
                 .contains("feature-job.properties")
                 .contains("both readers (windows, decisions) have read every record published")
                 .contains("parity PASS")
-                .contains("Nothing left running");
+                .contains("Nothing left running")
+                .contains("object store http://localhost:")
+                .contains("archive s3a://fraudpipe/archive")
+                .contains("Kept in " + run + ": s3/");
         Matcher fin = demo.match(FINAL);
         assertThat(Long.parseLong(fin.group(1))).as("records published").isPositive();
         assertThat(fin.group(2)).as("the job read every record published").isEqualTo(fin.group(1));
@@ -256,6 +259,20 @@ class DemoIT {
                 .anyMatch(f -> f.getFileName().toString().equals("demo.log"))
                 .anyMatch(f -> f.getFileName().toString().equals("report.json"))
                 .anyMatch(f -> f.toString().contains("archive"));
+        // --object-store: both jobs' checkpoints and savepoints and the archive in the store.
+        Path bucket = run.resolve("s3").resolve("objects").resolve("fraudpipe");
+        assertThat(bucket.resolve("archive").resolve("transactions")).isDirectory();
+        assertThat(bucket.resolve("savepoints")).isDirectory();
+        String storeSecret =
+                org.fraudpipe.local.LocalObjectStore.credentials(run.resolve("s3")).secretKey();
+        passwords.add(storeSecret);
+        // The three files that hold the store's key by design: its own, S3Proxy's, Flink's.
+        List<String> keyFiles =
+                List.of(
+                        org.fraudpipe.local.LocalObjectStore.CREDENTIALS_FILE,
+                        "s3proxy.properties",
+                        "config.yaml");
+        files = files.stream().filter(f -> !keyFiles.contains(f.getFileName().toString())).toList();
         for (String password : passwords) {
             assertThat(demo.output()).as("the console").doesNotContain(password);
             assertThat(rest.toString()).as("Flink's REST API").doesNotContain(password);
@@ -417,6 +434,12 @@ class DemoIT {
                             + BrokerRuntime.HOME_PROPERTY
                             + "="
                             + System.getProperty(BrokerRuntime.HOME_PROPERTY));
+            command.add(
+                    "-D"
+                            + org.fraudpipe.local.LocalObjectStore.HOME_PROPERTY
+                            + "="
+                            + System.getProperty(
+                                    org.fraudpipe.local.LocalObjectStore.HOME_PROPERTY));
             command.add(
                     "-Dlog4j2.configurationFile="
                             + module.resolve("src/main/resources/log4j2-demo.xml"));

@@ -33,6 +33,7 @@ class DemoSettingsTest {
                 0,
                 RUN,
                 false,
+                false,
                 false);
     }
 
