@@ -91,21 +91,18 @@ public final class JobEnvironment {
      * systems: {@code s3p://} Presto, {@code s3a://} Hadoop, each in a class loader of its own).
      * Neither set: Flink's defaults, local files only. Under {@code flink run} the cluster's client
      * has done this already; it is not called there.
-     *
-     * @return the configuration read from {@code FLINK_CONF_DIR} (empty when it is not set)
      */
-    public static Configuration initializeFileSystems() {
-        return initializeFileSystems(System.getenv(ConfigConstants.ENV_FLINK_CONF_DIR));
+    public static void initializeFileSystems() {
+        initializeFileSystems(System.getenv(ConfigConstants.ENV_FLINK_CONF_DIR));
     }
 
     /** As {@link #initializeFileSystems()}, with the settings of {@code dir} (null: none). */
-    public static Configuration initializeFileSystems(String dir) {
+    public static void initializeFileSystems(String dir) {
         Configuration conf =
                 dir == null || dir.isBlank()
                         ? new Configuration()
                         : GlobalConfiguration.loadConfiguration(dir);
         FileSystem.initialize(conf, PluginUtils.createPluginManagerFromRootFolder(conf));
-        return conf;
     }
 
     /**

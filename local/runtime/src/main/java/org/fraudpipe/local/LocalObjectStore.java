@@ -102,6 +102,46 @@ public final class LocalObjectStore {
     }
 
     /**
+     * The root of checkpoints in {@code bucket}: Presto's S3 file system ({@code s3p://}), the one
+     * Flink recommends for checkpoints.
+     */
+    public static String checkpointUri(String bucket) {
+        return "s3p://" + bucket + "/checkpoints";
+    }
+
+    /** Where savepoints go in {@code bucket} ({@code s3p://}, as checkpoints). */
+    public static String savepointUri(String bucket) {
+        return "s3p://" + bucket + "/savepoints";
+    }
+
+    /**
+     * The archive's root in {@code bucket}: Hadoop's S3A ({@code s3a://}), the only S3 file system
+     * with the recoverable writer the archive's {@code FileSink} needs.
+     */
+    public static String archiveUri(String bucket) {
+        return "s3a://" + bucket + "/archive";
+    }
+
+    /**
+     * The object of {@code bucket} that file {@code file} under {@link #objectFiles} is, as s3p.
+     */
+    public static String s3pUriOf(Path dataDir, String bucket, Path file) {
+        return "s3p://" + bucket + "/" + objectFiles(dataDir, bucket).relativize(file);
+    }
+
+    /**
+     * The directory whose files are the objects of {@code bucket} of the store in {@code dataDir}.
+     */
+    public static Path objectFiles(Path dataDir, String bucket) {
+        return dataDir.toAbsolutePath().resolve(OBJECTS_DIR).resolve(bucket);
+    }
+
+    /** The {@code FLINK_CONF_DIR} that reaches the store in {@code dataDir}. */
+    public static Path flinkConfDir(Path dataDir) {
+        return dataDir.toAbsolutePath().resolve(FLINK_CONF_DIR);
+    }
+
+    /**
      * Flink's S3 plugins laid out by the build ({@code plugins/s3-fs-presto}, {@code
      * plugins/s3-fs-hadoop}) under the store's runtime home, for {@code FLINK_PLUGINS_DIR}.
      */
@@ -298,7 +338,7 @@ public final class LocalObjectStore {
 
     private static void writeFlinkConfig(Path dataDir, int port, Credentials credentials)
             throws IOException {
-        Path dir = Files.createDirectories(dataDir.resolve(FLINK_CONF_DIR));
+        Path dir = Files.createDirectories(flinkConfDir(dataDir));
         Path file = dir.resolve("config.yaml");
         Files.deleteIfExists(file);
         Files.createFile(file, PosixFilePermissions.asFileAttribute(ownerOnly()));

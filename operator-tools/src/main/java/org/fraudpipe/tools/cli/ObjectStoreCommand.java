@@ -133,19 +133,18 @@ public final class ObjectStoreCommand implements Runnable {
                                 dir.resolve(LocalObjectStore.OBJECTS_DIR),
                                 dir.resolve(LocalObjectStore.LOG_FILE));
             }
-            Path conf = dir.resolve(LocalObjectStore.FLINK_CONF_DIR);
+            Path conf = LocalObjectStore.flinkConfDir(dir);
             out().printf(
                             "Flink's settings for it (endpoint, path-style access, the keys; keep private):"
                                     + " %s/config.yaml%n"
                                     + "Use it with:%n  export FLINK_CONF_DIR=%s%n"
-                                    + "  --checkpoint-dir s3p://%s/checkpoints   (checkpoints, savepoints:"
-                                    + " Presto S3)%n"
-                                    + "  --archive-dir s3a://%s/archive          (the archive: Hadoop S3A)%n"
+                                    + "  --checkpoint-dir %s   (checkpoints, savepoints: Presto S3)%n"
+                                    + "  --archive-dir %s          (the archive: Hadoop S3A)%n"
                                     + "Stop it with: ./fraud s3 stop%s%n",
                             conf,
                             conf,
-                            state.bucket(),
-                            state.bucket(),
+                            LocalObjectStore.checkpointUri(state.bucket()),
+                            LocalObjectStore.archiveUri(state.bucket()),
                             dataDir.dataDir == null ? "" : " --data-dir " + dir);
             out().flush();
             return 0;

@@ -1267,9 +1267,7 @@ final class Demo {
         return settings.objectStore()
                 ? Map.of(
                         FLINK_CONF_DIR,
-                        settings.objectStoreDir()
-                                .resolve(LocalObjectStore.FLINK_CONF_DIR)
-                                .toString())
+                        LocalObjectStore.flinkConfDir(settings.objectStoreDir()).toString())
                 : Map.of();
     }
 

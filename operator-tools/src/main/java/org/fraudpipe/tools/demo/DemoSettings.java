@@ -169,29 +169,27 @@ public record DemoSettings(
     }
 
     private Path bucketFiles() {
-        return objectStoreDir()
-                .resolve(LocalObjectStore.OBJECTS_DIR)
-                .resolve(LocalObjectStore.DEFAULT_BUCKET);
+        return LocalObjectStore.objectFiles(objectStoreDir(), LocalObjectStore.DEFAULT_BUCKET);
     }
 
     /** The job's checkpoint root: in the object store ({@code s3p://}) or a local directory. */
     public String checkpointUri() {
         return objectStore
-                ? "s3p://" + LocalObjectStore.DEFAULT_BUCKET + "/checkpoints"
+                ? LocalObjectStore.checkpointUri(LocalObjectStore.DEFAULT_BUCKET)
                 : checkpointDir().toUri().toString();
     }
 
     /** Where both jobs' final savepoints go. */
     public String savepointUri() {
         return objectStore
-                ? "s3p://" + LocalObjectStore.DEFAULT_BUCKET + "/savepoints"
+                ? LocalObjectStore.savepointUri(LocalObjectStore.DEFAULT_BUCKET)
                 : savepointDir().toUri().toString();
     }
 
     /** The archive as the job and parity are given it: {@code s3a://} or a local directory. */
     public String archiveUri() {
         return objectStore
-                ? "s3a://" + LocalObjectStore.DEFAULT_BUCKET + "/archive"
+                ? LocalObjectStore.archiveUri(LocalObjectStore.DEFAULT_BUCKET)
                 : archiveDir().toString();
     }
 

@@ -102,13 +102,13 @@ abstract class SoakStorage implements AutoCloseable {
                                 dir, 0, LocalObjectStore.DEFAULT_BUCKET, true, START_TIMEOUT),
                         home);
         String bucket = first.bucket();
-        Path objects = dir.toAbsolutePath().resolve(LocalObjectStore.OBJECTS_DIR).resolve(bucket);
-        String confDir = dir.toAbsolutePath().resolve(LocalObjectStore.FLINK_CONF_DIR).toString();
+        Path objects = LocalObjectStore.objectFiles(dir, bucket);
+        String confDir = LocalObjectStore.flinkConfDir(dir).toString();
         JobEnvironment.initializeFileSystems(confDir);
         return new SoakStorage() {
             @Override
             String checkpointUri() {
-                return "s3p://" + bucket + "/checkpoints";
+                return LocalObjectStore.checkpointUri(bucket);
             }
 
             @Override
@@ -118,17 +118,17 @@ abstract class SoakStorage implements AutoCloseable {
 
             @Override
             String uriOf(Path checkpoint) {
-                return "s3p://" + bucket + "/" + objects.relativize(checkpoint);
+                return LocalObjectStore.s3pUriOf(dir, bucket, checkpoint);
             }
 
             @Override
             String savepointUri() {
-                return "s3p://" + bucket + "/savepoints";
+                return LocalObjectStore.savepointUri(bucket);
             }
 
             @Override
             String archiveUri() {
-                return "s3a://" + bucket + "/archive";
+                return LocalObjectStore.archiveUri(bucket);
             }
 
             @Override
