@@ -68,6 +68,7 @@ public final class FraudCli implements Runnable {
         cl.addSubcommand("savepoint", SavepointCommand.commandLine());
         cl.addSubcommand("model", ModelCommand.commandLine());
         cl.addSubcommand("soak", org.fraudpipe.tools.soak.SoakCommand.commandLine());
+        cl.addSubcommand("rehearsal", org.fraudpipe.tools.rehearsal.RehearsalCommand.commandLine());
         // picocli asks the command line that execute() runs on, this one, for the handler of every
         // subcommand's usage errors: one place, one style (CommandLines, shared with the cluster
         // jars' entry points and ./fraud bench). Footers: examples never wrapped.

@@ -13,14 +13,15 @@ import org.fraudpipe.sim.TransactionPublisher;
 import org.fraudpipe.sim.TransactionSimulator;
 
 /**
- * The demo's traffic: the simulator's records published to the transactions topic by {@link
- * TransactionPublisher}, as {@code ./fraud simulate --bootstrap-servers ... --speedup X} does,
- * paced by arrival time. Runs on its own thread; the counters are read by the progress line.
+ * The demo's traffic (and the production rehearsal's): the simulator's records published to the
+ * transactions topic by {@link TransactionPublisher}, as {@code ./fraud simulate
+ * --bootstrap-servers ... --speedup X} does, paced by arrival time. Runs on its own thread; the
+ * counters are read by the progress line.
  *
  * <p>Only records arriving within the simulated span are published: later arrivals (the tail of
  * hours-late records) would be due after the demo's duration.
  */
-final class DemoTraffic implements Runnable {
+public final class DemoTraffic implements Runnable {
 
     private final SimulationConfig simulation;
     private final String bootstrapServers;
@@ -34,7 +35,7 @@ final class DemoTraffic implements Runnable {
     private volatile TransactionPublisher.Result result;
     private volatile Exception failure;
 
-    DemoTraffic(
+    public DemoTraffic(
             SimulationConfig simulation,
             String bootstrapServers,
             String schemaRegistryUrl,
@@ -79,27 +80,27 @@ final class DemoTraffic implements Runnable {
     }
 
     /** Records handed to Kafka so far. */
-    long sent() {
+    public long sent() {
         return sent.get();
     }
 
     /** The arrival time of the last record sent (the traffic's clock), or Long.MIN_VALUE. */
-    long clock() {
+    public long clock() {
         return clock.get();
     }
 
     /** After the thread ended: what Kafka acknowledged, or null if it was interrupted or failed. */
-    TransactionPublisher.Result result() {
+    public TransactionPublisher.Result result() {
         return result;
     }
 
     /** After the thread ended: why it failed, or null. */
-    Exception failure() {
+    public Exception failure() {
         return failure;
     }
 
     /** After the thread ended: the mix of what was published. */
-    SimulationStats stats() {
+    public SimulationStats stats() {
         return stats;
     }
 }

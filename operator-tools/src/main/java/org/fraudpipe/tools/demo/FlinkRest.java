@@ -8,16 +8,19 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
+import java.util.HashMap;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
 import org.apache.flink.api.common.JobID;
 
 /**
- * What the demo reads from the REST API of its MiniCluster (the endpoint the web UI uses): whether
- * the web UI is served, whether every task of the job runs, and the event-time watermark of the
- * window operator. Every read is best effort: an endpoint that does not answer (starting, shutting
- * down) gives an empty result, never an exception.
+ * What the demo reads from the REST API of its MiniCluster (the endpoint the web UI uses), and the
+ * production rehearsal from its session cluster's: whether the web UI is served, whether every task
+ * of a job runs, the event-time watermark of the window operator, a job's accumulators and
+ * checkpoint statistics. Every read is best effort: an endpoint that does not answer (starting,
+ * shutting down) gives an empty result, never an exception.
  */
 public final class FlinkRest {
 
@@ -106,6 +109,71 @@ public final class FlinkRest {
             }
         }
         return found == 0 ? OptionalLong.empty() : OptionalLong.of(min);
+    }
+
+    /** The job's state ({@code RUNNING}, {@code RESTARTING}, {@code FINISHED}, ...), if known. */
+    public Optional<String> jobState(JobID job) {
+        return json("/jobs/" + job).map(j -> j.path("state").asText());
+    }
+
+    /**
+     * The job's user accumulators by name, each value a {@link Long} where it is a number (the REST
+     * API gives them as strings; counters and read positions are numbers), else its string. Empty
+     * if the job does not answer.
+     */
+    public Map<String, Object> accumulators(JobID job) {
+        Map<String, Object> out = new HashMap<>();
+        json("/jobs/" + job + "/accumulators")
+                .ifPresent(
+                        j -> {
+                            for (JsonNode a : j.path("user-task-accumulators")) {
+                                String value = a.path("value").asText();
+                                try {
+                                    out.put(a.path("name").asText(), Long.parseLong(value));
+                                } catch (NumberFormatException notANumber) {
+                                    out.put(a.path("name").asText(), value);
+                                }
+                            }
+                        });
+        return out;
+    }
+
+    /** What a job's checkpoint statistics say: completed ones, the last, what it restored. */
+    public record CheckpointStats(
+            long completed,
+            Optional<String> latestPath,
+            long latestSize,
+            Optional<String> restoredPath,
+            boolean restoredSavepoint,
+            long restoredAt) {}
+
+    /** The job's checkpoint statistics ({@code /jobs/ID/checkpoints}), if it answers. */
+    public Optional<CheckpointStats> checkpoints(JobID job) {
+        return json("/jobs/" + job + "/checkpoints")
+                .map(
+                        j -> {
+                            JsonNode latest = j.path("latest").path("completed");
+                            JsonNode restored = j.path("latest").path("restored");
+                            return new CheckpointStats(
+                                    j.path("counts").path("completed").asLong(),
+                                    text(latest.path("external_path")),
+                                    latest.path("state_size")
+                                            .asLong(latest.path("checkpointed_size").asLong()),
+                                    text(restored.path("external_path")),
+                                    restored.path("is_savepoint").asBoolean(),
+                                    restored.path("restore_timestamp").asLong());
+                        });
+    }
+
+    /** The raw answer of {@code path} (for checking what it shows), empty if none. */
+    public Optional<String> body(String path) {
+        return get(path).filter(r -> r.statusCode() == 200).map(HttpResponse::body);
+    }
+
+    private static Optional<String> text(JsonNode n) {
+        return n.isMissingNode() || n.isNull() || n.asText().isEmpty()
+                ? Optional.empty()
+                : Optional.of(n.asText());
     }
 
     private Optional<JsonNode> json(String path) {

@@ -5,7 +5,7 @@
  * arrival time, live progress from the job's own counters, then stop-with-savepoint and drain, the
  * parity check over what the job archived, and a clean shutdown.
  *
- * <p>Why this package lives in {@code batch-parity}: the demo ends with the parity check, and
+ * <p>Why this package lives in {@code operator-tools}: the demo ends with the parity check, and
  * {@code batch-parity} depends on {@code feature-job} (its window stage, archive format, scorer),
  * not the other way round. Putting the orchestrator in {@code feature-job} would need a dependency
  * cycle or a copy of the parity code; here it reuses both modules as they are: {@link

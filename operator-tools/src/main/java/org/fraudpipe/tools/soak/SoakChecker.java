@@ -34,6 +34,7 @@ import org.fraudpipe.schemas.avro.LateRecord;
 import org.fraudpipe.schemas.avro.ScoreRecord;
 import org.fraudpipe.schemas.avro.Transaction;
 import org.fraudpipe.schemas.avro.TransactionScore;
+import org.fraudpipe.schemas.security.ClientProperties;
 import org.fraudpipe.schemas.wire.ConfluentAvroCodec;
 import org.fraudpipe.schemas.wire.TopicSerdes;
 
@@ -63,15 +64,19 @@ import org.fraudpipe.schemas.wire.TopicSerdes;
  * archive (run by the campaign after this): it recomputes them with the job's rules from what
  * arrived and when, which the order of a live run (several partitions, faults) makes the only exact
  * reference.
+ *
+ * <p>The soak and the production rehearsal ({@code ./fraud rehearsal}) both judge with it; on a
+ * secured broker it reads as the principal of the client properties it is given (one that may read
+ * every topic: the input, the outputs, the late and dead-letter topics).
  */
-final class SoakChecker {
+public final class SoakChecker {
 
     /** A breach of one kind, with its count and the first few records that show it. */
-    record Finding(String kind, long count, List<String> examples) {}
+    public record Finding(String kind, long count, List<String> examples) {}
 
     /** What the checker saw and found. */
-    record Verdict(Map<String, Long> counts, List<Finding> findings) {
-        boolean clean() {
+    public record Verdict(Map<String, Long> counts, List<Finding> findings) {
+        public boolean clean() {
             return findings.isEmpty();
         }
     }
@@ -81,19 +86,31 @@ final class SoakChecker {
 
     private final String bootstrap;
     private final String registryUrl;
+    private final ClientProperties client;
     private final Path archive;
     private final Duration futureTolerance;
     private final Map<String, Finding> findings = new LinkedHashMap<>();
     private final Map<String, Long> counts = new LinkedHashMap<>();
 
-    SoakChecker(String bootstrap, String registryUrl, Path archive, Duration futureTolerance) {
+    /**
+     * @param archive the archive's files (for an object store, the directory its objects are files
+     *     in)
+     * @param futureTolerance the job's {@code --future-tolerance}
+     */
+    public SoakChecker(
+            String bootstrap,
+            String registryUrl,
+            ClientProperties client,
+            Path archive,
+            Duration futureTolerance) {
         this.bootstrap = bootstrap;
         this.registryUrl = registryUrl;
+        this.client = client;
         this.archive = archive;
         this.futureTolerance = futureTolerance;
     }
 
-    Verdict check() throws IOException {
+    public Verdict check() throws IOException {
         // The input, classified by the job's own rules (decode, validate, future-dated).
         ConfluentAvroCodec<Transaction> input = codec(Topic.TRANSACTIONS, Transaction.class);
         RecordIngestor ingestor = new RecordIngestor(futureTolerance);
@@ -332,13 +349,13 @@ final class SoakChecker {
 
     private <T extends org.apache.avro.specific.SpecificRecord> ConfluentAvroCodec<T> codec(
             Topic topic, Class<T> type) {
-        return TopicSerdes.forRegistry(registryUrl).valueCodec(topic, topic.defaultName(), type);
+        return TopicSerdes.forRegistry(client.registryConfig(registryUrl))
+                .valueCodec(topic, topic.defaultName(), type);
     }
 
     /** Every record of {@code topic} up to its end offsets now. */
     private List<ConsumerRecord<byte[], byte[]>> readAll(Topic topic, boolean committed) {
-        Properties p = new Properties();
-        p.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+        Properties p = client.kafkaProperties(bootstrap);
         p.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
         p.put(
                 ConsumerConfig.ISOLATION_LEVEL_CONFIG,

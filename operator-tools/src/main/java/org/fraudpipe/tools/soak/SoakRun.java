@@ -25,6 +25,7 @@ import org.fraudpipe.local.LocalKafkaBroker;
 import org.fraudpipe.parity.cli.ParityCommand;
 import org.fraudpipe.schemas.Topic;
 import org.fraudpipe.schemas.avro.Transaction;
+import org.fraudpipe.schemas.security.ClientProperties;
 import org.fraudpipe.schemas.wire.TopicSerdes;
 import org.fraudpipe.sim.SimulatedRecord;
 import org.fraudpipe.sim.SimulationConfig;
@@ -162,6 +163,7 @@ final class SoakRun {
                         new SoakChecker(
                                         cluster.directBootstrap(),
                                         cluster.registryUrl(),
+                                        ClientProperties.none(),
                                         storage.archiveFiles(),
                                         Duration.ofMinutes(5))
                                 .check();

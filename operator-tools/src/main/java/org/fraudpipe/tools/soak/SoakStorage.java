@@ -13,15 +13,15 @@ import org.fraudpipe.tools.demo.DemoSettings;
  * object store ({@code s3p://} for checkpoints and savepoints, {@code s3a://} for the archive, as
  * on a cluster). The store keeps each object as a file under its data directory, so the checker
  * reads the archive and the checkpoint-storage fault reaches the checkpoints there, from outside
- * the job, as with local files.
+ * the job, as with local files. The production rehearsal keeps its cluster's state there too.
  */
-abstract class SoakStorage implements AutoCloseable {
+public abstract class SoakStorage implements AutoCloseable {
 
     private static final Duration START_TIMEOUT = Duration.ofSeconds(60);
     private static final Duration STOP_GRACE = Duration.ofSeconds(5);
 
     /** The job's checkpoint root, as the job is given it. */
-    abstract String checkpointUri();
+    public abstract String checkpointUri();
 
     /** The checkpoint root's files (for finding the newest checkpoint and blocking the next). */
     abstract Path checkpointFiles();
@@ -29,12 +29,12 @@ abstract class SoakStorage implements AutoCloseable {
     /** The URI the job restores a checkpoint of {@link #checkpointFiles()} from. */
     abstract String uriOf(Path checkpoint);
 
-    abstract String savepointUri();
+    public abstract String savepointUri();
 
-    abstract String archiveUri();
+    public abstract String archiveUri();
 
     /** The archive's files, for the checker. */
-    abstract Path archiveFiles();
+    public abstract Path archiveFiles();
 
     /** What the job's JVM needs in its environment to reach the storage. */
     abstract Map<String, String> jobEnvironment();
@@ -54,7 +54,7 @@ abstract class SoakStorage implements AutoCloseable {
     static SoakStorage localFiles(DemoSettings traffic) {
         return new SoakStorage() {
             @Override
-            String checkpointUri() {
+            public String checkpointUri() {
                 return traffic.checkpointDir().toUri().toString();
             }
 
@@ -69,17 +69,17 @@ abstract class SoakStorage implements AutoCloseable {
             }
 
             @Override
-            String savepointUri() {
+            public String savepointUri() {
                 return traffic.savepointDir().toUri().toString();
             }
 
             @Override
-            String archiveUri() {
+            public String archiveUri() {
                 return traffic.archiveDir().toString();
             }
 
             @Override
-            Path archiveFiles() {
+            public Path archiveFiles() {
                 return traffic.archiveDir();
             }
 
@@ -94,7 +94,7 @@ abstract class SoakStorage implements AutoCloseable {
      * A local object store under {@code dir}, started now (and tied to this JVM), with Flink's file
      * systems of this JVM (parity's) set up to reach it.
      */
-    static SoakStorage objectStore(Path dir) throws IOException {
+    public static SoakStorage objectStore(Path dir) throws IOException {
         Path home = LocalObjectStore.homeFromSystemProperty();
         LocalObjectStore.State first =
                 LocalObjectStore.start(
@@ -107,7 +107,7 @@ abstract class SoakStorage implements AutoCloseable {
         JobEnvironment.initializeFileSystems(confDir);
         return new SoakStorage() {
             @Override
-            String checkpointUri() {
+            public String checkpointUri() {
                 return LocalObjectStore.checkpointUri(bucket);
             }
 
@@ -122,17 +122,17 @@ abstract class SoakStorage implements AutoCloseable {
             }
 
             @Override
-            String savepointUri() {
+            public String savepointUri() {
                 return LocalObjectStore.savepointUri(bucket);
             }
 
             @Override
-            String archiveUri() {
+            public String archiveUri() {
                 return LocalObjectStore.archiveUri(bucket);
             }
 
             @Override
-            Path archiveFiles() {
+            public Path archiveFiles() {
                 return objects.resolve("archive");
             }
 

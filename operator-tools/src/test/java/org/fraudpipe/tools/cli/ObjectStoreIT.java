@@ -18,8 +18,9 @@ import org.junit.jupiter.api.io.TempDir;
  * launcher does it, and Flink's own S3 file systems, loaded as plugins, against it: a replay writes
  * the streaming job's archive to {@code s3a://} (the Hadoop file system, whose recoverable writer
  * the archive's {@code FileSink} needs), and parity and the lateness advisor read it back from
- * there. The job's checkpoints and savepoints on {@code s3p://} under faults are the fault
- * campaign's ({@code SoakIT}).
+ * there, and the savepoint tool migrates a first-release savepoint from {@code s3p://} to {@code
+ * s3p://}. The job's checkpoints and savepoints on {@code s3p://} under faults are the fault
+ * campaign's ({@code SoakIT}); on a cluster of several processes, the production rehearsal's.
  */
 class ObjectStoreIT {
 
@@ -118,6 +119,46 @@ class ObjectStoreIT {
                         tmp.resolve("advice").toString());
         assertThat(advise.exitCode()).as(advise.err()).isIn(0, 1);
         assertThat(tmp.resolve("advice").resolve("advice.json")).exists();
+
+        // The savepoint tool on the store: the first release's committed savepoint (feature-job's
+        // test resources), uploaded as an object, migrated from s3p:// to s3p://.
+        Path bucket =
+                store.resolve(LocalObjectStore.OBJECTS_DIR)
+                        .resolve(LocalObjectStore.DEFAULT_BUCKET);
+        org.apache.flink.core.fs.Path upload =
+                new org.apache.flink.core.fs.Path(
+                        "s3a://"
+                                + LocalObjectStore.DEFAULT_BUCKET
+                                + "/savepoints/upgrade-v1/_metadata");
+        try (var out =
+                upload.getFileSystem()
+                        .create(
+                                upload,
+                                org.apache.flink.core.fs.FileSystem.WriteMode.NO_OVERWRITE)) {
+            Files.copy(
+                    Path.of("..", "feature-job", "src", "test", "resources", "savepoints")
+                            .resolve("upgrade-v1")
+                            .resolve("_metadata"),
+                    out);
+        }
+        String s3p = "s3p://" + LocalObjectStore.DEFAULT_BUCKET + "/savepoints/";
+        Cli.Run migrate =
+                Fraud.fraud(
+                        "savepoint",
+                        "migrate",
+                        "--from",
+                        s3p + "upgrade-v1",
+                        "--to",
+                        s3p + "upgrade-v1-migrated",
+                        "--window-size",
+                        "10m",
+                        "--allowed-lateness",
+                        "2m");
+        assertThat(migrate.exitCode()).as(migrate.out() + migrate.err()).isZero();
+        assertThat(migrate.out()).contains("Migrated 8 windows");
+        assertThat(bucket.resolve("savepoints").resolve("upgrade-v1-migrated").resolve("_metadata"))
+                .as("the migrated savepoint, written through s3p://")
+                .exists();
 
         Cli.Run stopped = Fraud.fraud("s3", "stop", "--data-dir", store.toString());
         assertThat(stopped.out()).contains("Object store stopped");

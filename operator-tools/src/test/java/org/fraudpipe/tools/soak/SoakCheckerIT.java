@@ -30,6 +30,7 @@ import org.fraudpipe.schemas.avro.Timing;
 import org.fraudpipe.schemas.avro.Transaction;
 import org.fraudpipe.schemas.avro.TransactionFeatures;
 import org.fraudpipe.schemas.avro.TransactionScore;
+import org.fraudpipe.schemas.security.ClientProperties;
 import org.fraudpipe.schemas.wire.TopicSerdes;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -190,7 +191,11 @@ class SoakCheckerIT {
 
     private SoakChecker checker(String scope, Path archive) {
         return new SoakChecker(
-                KAFKA.bootstrapServers(), "mock://" + scope, archive, Duration.ofMinutes(5));
+                KAFKA.bootstrapServers(),
+                "mock://" + scope,
+                ClientProperties.none(),
+                archive,
+                Duration.ofMinutes(5));
     }
 
     private void answer(
