@@ -419,6 +419,27 @@ public final class ParityCommand implements Callable<Integer> {
                 new CommandLine(new ParityCommand()).setCaseInsensitiveEnumValuesAllowed(true));
     }
 
+    /**
+     * Runs the check in this JVM as a step of another command (the soak, the rehearsal): every
+     * non-blank line it prints, its standard output's first, goes to {@code lines}.
+     *
+     * @return the exit code, as {@code ./fraud parity} would have exited
+     */
+    public static int runHere(List<String> args, java.util.function.Consumer<String> lines) {
+        java.io.StringWriter stdout = new java.io.StringWriter();
+        java.io.StringWriter stderr = new java.io.StringWriter();
+        CommandLine parity = commandLine();
+        parity.setOut(new PrintWriter(stdout, true));
+        parity.setErr(new PrintWriter(stderr, true));
+        int code = parity.execute(args.toArray(String[]::new));
+        for (String line : (stdout + "\n" + stderr).strip().split("\n")) {
+            if (!line.isBlank()) {
+                lines.accept(line);
+            }
+        }
+        return code;
+    }
+
     @Override
     public Integer call() {
         checkUsage(); // a usage error (exit code 2, picocli's handler) before anything is read

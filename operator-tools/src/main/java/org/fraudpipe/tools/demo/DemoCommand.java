@@ -2,10 +2,6 @@ package org.fraudpipe.tools.demo;
 
 import java.nio.file.Path;
 import java.time.Duration;
-import java.time.LocalDateTime;
-import java.time.ZoneOffset;
-import java.time.format.DateTimeFormatter;
-import java.util.Locale;
 import java.util.concurrent.Callable;
 import org.fraudpipe.job.cli.CommandLines;
 import org.fraudpipe.job.cli.DurationConverter;
@@ -238,12 +234,7 @@ public final class DemoCommand implements Callable<Integer> {
             throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage(), e);
         }
         // Before anything logs: Flink, Kafka clients and parity log into the run directory.
-        System.setProperty(LOG_FILE_PROPERTY, settings.logFile().toString());
-        // Log4j may have configured itself already (a class with a logger loaded while the
-        // commands were built): read the configuration again, with the run's log file.
-        ((org.apache.logging.log4j.core.LoggerContext)
-                        org.apache.logging.log4j.LogManager.getContext(false))
-                .reconfigure();
+        RunDirectory.logInto(settings.logFile());
         try {
             return new Demo(settings, System.out, System.console() != null).run();
         } catch (Demo.DemoFailure e) {
@@ -254,20 +245,6 @@ public final class DemoCommand implements Callable<Integer> {
     }
 
     private Path runDir() {
-        if (dir != null) {
-            return dir.toAbsolutePath().normalize();
-        }
-        Path base =
-                Path.of(System.getProperty(JobConfig.HOME_PROPERTY, "."), ".fraud", "demo")
-                        .toAbsolutePath()
-                        .normalize();
-        String stamp =
-                DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss", Locale.ROOT)
-                        .format(LocalDateTime.now(ZoneOffset.UTC));
-        Path run = base.resolve(stamp);
-        for (int i = 2; java.nio.file.Files.exists(run); i++) {
-            run = base.resolve(stamp + "-" + i);
-        }
-        return run;
+        return RunDirectory.of(dir, "demo");
     }
 }

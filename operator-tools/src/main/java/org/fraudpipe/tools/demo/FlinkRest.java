@@ -138,11 +138,9 @@ public final class FlinkRest {
         return out;
     }
 
-    /** What a job's checkpoint statistics say: completed ones, the last, what it restored. */
+    /** What a job's checkpoint statistics say: completed ones, what the job restored. */
     public record CheckpointStats(
             long completed,
-            Optional<String> latestPath,
-            long latestSize,
             Optional<String> restoredPath,
             boolean restoredSavepoint,
             long restoredAt) {}
@@ -152,13 +150,9 @@ public final class FlinkRest {
         return json("/jobs/" + job + "/checkpoints")
                 .map(
                         j -> {
-                            JsonNode latest = j.path("latest").path("completed");
                             JsonNode restored = j.path("latest").path("restored");
                             return new CheckpointStats(
                                     j.path("counts").path("completed").asLong(),
-                                    text(latest.path("external_path")),
-                                    latest.path("state_size")
-                                            .asLong(latest.path("checkpointed_size").asLong()),
                                     text(restored.path("external_path")),
                                     restored.path("is_savepoint").asBoolean(),
                                     restored.path("restore_timestamp").asLong());

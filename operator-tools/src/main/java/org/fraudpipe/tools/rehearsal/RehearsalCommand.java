@@ -3,12 +3,10 @@ package org.fraudpipe.tools.rehearsal;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.time.Instant;
-import java.time.ZoneOffset;
-import java.time.format.DateTimeFormatter;
 import java.util.concurrent.Callable;
 import org.fraudpipe.job.cli.CommandLines;
 import org.fraudpipe.job.cli.DurationConverter;
+import org.fraudpipe.tools.demo.RunDirectory;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -127,14 +125,9 @@ public final class RehearsalCommand implements Callable<Integer> {
         Path runDir = runDir();
         Path home = Path.of(System.getProperty("fraud.home", ".")).toAbsolutePath().normalize();
         Files.createDirectories(runDir);
-        // The run's log file (log4j2-demo.xml, as the demo's and the soak's): the terminal shows
-        // the rehearsal's own lines.
-        System.setProperty(
-                org.fraudpipe.tools.demo.DemoCommand.LOG_FILE_PROPERTY,
-                runDir.resolve("rehearsal.log").toString());
-        ((org.apache.logging.log4j.core.LoggerContext)
-                        org.apache.logging.log4j.LogManager.getContext(false))
-                .reconfigure();
+        // The run's log file, as the demo's and the soak's: the terminal shows the rehearsal's
+        // own lines.
+        RunDirectory.logInto(runDir.resolve("rehearsal.log"));
         RehearsalRun.Settings settings =
                 new RehearsalRun.Settings(
                         runDir,
@@ -160,14 +153,6 @@ public final class RehearsalCommand implements Callable<Integer> {
     }
 
     private Path runDir() {
-        if (dir != null) {
-            return dir.toAbsolutePath().normalize();
-        }
-        return Path.of(".fraud", "rehearsal")
-                .resolve(
-                        DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")
-                                .withZone(ZoneOffset.UTC)
-                                .format(Instant.now()))
-                .toAbsolutePath();
+        return RunDirectory.of(dir, "rehearsal");
     }
 }

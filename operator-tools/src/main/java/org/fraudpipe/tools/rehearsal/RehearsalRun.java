@@ -5,8 +5,6 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import java.io.IOException;
 import java.io.PrintStream;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -44,7 +42,6 @@ import org.fraudpipe.tools.demo.DemoTraffic;
 import org.fraudpipe.tools.demo.FlinkRest;
 import org.fraudpipe.tools.soak.SoakChecker;
 import org.fraudpipe.tools.soak.SoakStorage;
-import picocli.CommandLine;
 
 /**
  * One production rehearsal ({@code ./fraud rehearsal}, {@code deploy/rehearsal.sh}): the pipeline
@@ -435,18 +432,7 @@ final class RehearsalRun {
                         "--parallelism",
                         "2");
         say("Running ./fraud parity " + String.join(" ", args));
-        StringWriter stdout = new StringWriter();
-        StringWriter stderr = new StringWriter();
-        CommandLine parity = ParityCommand.commandLine();
-        parity.setOut(new PrintWriter(stdout, true));
-        parity.setErr(new PrintWriter(stderr, true));
-        int code = parity.execute(args.toArray(String[]::new));
-        for (String line : (stdout + "\n" + stderr).strip().split("\n")) {
-            if (!line.isBlank()) {
-                say("  " + line);
-            }
-        }
-        return code;
+        return ParityCommand.runHere(args, line -> say("  " + line));
     }
 
     /**

@@ -2,15 +2,13 @@ package org.fraudpipe.tools.soak;
 
 import java.nio.file.Path;
 import java.time.Duration;
-import java.time.Instant;
-import java.time.ZoneOffset;
-import java.time.format.DateTimeFormatter;
 import java.util.EnumSet;
 import java.util.Locale;
 import java.util.Set;
 import java.util.concurrent.Callable;
 import org.fraudpipe.job.cli.CommandLines;
 import org.fraudpipe.job.cli.DurationConverter;
+import org.fraudpipe.tools.demo.RunDirectory;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -162,14 +160,9 @@ public final class SoakCommand implements Callable<Integer> {
             throw new CommandLine.ParameterException(new CommandLine(this), e.getMessage(), e);
         }
         java.nio.file.Files.createDirectories(settings.dir());
-        // Logging into the run directory (log4j2-demo.xml, as the demo's): the terminal shows the
-        // campaign's own lines. Read again now that the file is named.
-        System.setProperty(
-                org.fraudpipe.tools.demo.DemoCommand.LOG_FILE_PROPERTY,
-                settings.dir().resolve("soak.log").toString());
-        ((org.apache.logging.log4j.core.LoggerContext)
-                        org.apache.logging.log4j.LogManager.getContext(false))
-                .reconfigure();
+        // Logging into the run directory, as the demo's: the terminal shows the campaign's own
+        // lines.
+        RunDirectory.logInto(settings.dir().resolve("soak.log"));
         try {
             return new SoakRun(settings, System.out).run();
         } catch (Exception e) {
@@ -200,14 +193,6 @@ public final class SoakCommand implements Callable<Integer> {
     }
 
     private Path runDir() {
-        if (dir != null) {
-            return dir.toAbsolutePath().normalize();
-        }
-        return Path.of(".fraud", "soak")
-                .resolve(
-                        DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")
-                                .withZone(ZoneOffset.UTC)
-                                .format(Instant.now()))
-                .toAbsolutePath();
+        return RunDirectory.of(dir, "soak");
     }
 }

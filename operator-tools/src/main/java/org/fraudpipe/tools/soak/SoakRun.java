@@ -2,8 +2,6 @@ package org.fraudpipe.tools.soak;
 
 import java.io.IOException;
 import java.io.PrintStream;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -32,7 +30,6 @@ import org.fraudpipe.sim.SimulationConfig;
 import org.fraudpipe.sim.TransactionPublisher;
 import org.fraudpipe.sim.TransactionSimulator;
 import org.fraudpipe.tools.demo.DemoSettings;
-import picocli.CommandLine;
 
 /**
  * One fault campaign ({@code ./fraud soak}): the broker, registry and faulty link ({@link
@@ -324,18 +321,7 @@ final class SoakRun {
                         "--parallelism",
                         "2");
         say("Running the parity check: ./fraud parity " + String.join(" ", args));
-        StringWriter stdout = new StringWriter();
-        StringWriter stderr = new StringWriter();
-        CommandLine parity = ParityCommand.commandLine();
-        parity.setOut(new PrintWriter(stdout, true));
-        parity.setErr(new PrintWriter(stderr, true));
-        int code = parity.execute(args.toArray(String[]::new));
-        for (String line : (stdout + "\n" + stderr).strip().split("\n")) {
-            if (!line.isBlank()) {
-                say("  " + line);
-            }
-        }
-        return code;
+        return ParityCommand.runHere(args, line -> say("  " + line));
     }
 
     private synchronized void say(String line) {
