@@ -24,8 +24,14 @@ import org.fraudpipe.job.features.FeatureAccumulator.Contribution;
  *   <li><b>1</b> (the first release): {@code recordsSeen} (8 bytes), the number of entries (4
  *       bytes), then per distinct transaction in arrival order: {@code transactionId}, {@code
  *       amountMinor} (8 bytes), {@code deviceId}, {@code merchantId}, {@code country}.
- *   <li><b>2</b> (current): format 1, then the number of conflicting transaction ids (4 bytes) and
- *       each of them ({@link FeatureAccumulator#conflictingTransactionIds()}).
+ *   <li><b>2</b>: format 1, then the number of conflicting transaction ids (4 bytes) and each of
+ *       them ({@link FeatureAccumulator#conflictingTransactionIds()}).
+ *   <li><b>3</b> (current): the bytes of format 2; the number says that the window state holding it
+ *       follows the rule of format 3: the on-time firing is not written back ({@code
+ *       WindowPane#settleOnTimeFiring}). A build that reads only up to format 2 refuses it at
+ *       restore (its snapshot refuses a newer format, naming both), instead of reading a skipped
+ *       firing as no firing; this build reads format 2 as it is (what format 2 wrote at an on-time
+ *       firing, format 3 reads the same).
  * </ul>
  *
  * <p>Compatibility: the formats are part of the savepoint contract. {@link #INSTANCE} writes the
@@ -40,7 +46,7 @@ public final class FeatureAccumulatorSerializer extends TypeSerializer<FeatureAc
     private static final long serialVersionUID = 2L;
 
     /** The format {@link #INSTANCE} writes. */
-    public static final int CURRENT_FORMAT = 2;
+    public static final int CURRENT_FORMAT = 3;
 
     /** The serializer of the current format (stateless, thread-safe). */
     public static final FeatureAccumulatorSerializer INSTANCE =
@@ -49,6 +55,9 @@ public final class FeatureAccumulatorSerializer extends TypeSerializer<FeatureAc
     /** Reads and writes format 1: for state of the first release (written without conflicts). */
     static final FeatureAccumulatorSerializer FORMAT_1 = new FeatureAccumulatorSerializer(1);
 
+    /** Reads and writes format 2: the bytes of format 3, for state written before it. */
+    static final FeatureAccumulatorSerializer FORMAT_2 = new FeatureAccumulatorSerializer(2);
+
     private final int format;
 
     private FeatureAccumulatorSerializer(int format) {
@@ -56,13 +65,14 @@ public final class FeatureAccumulatorSerializer extends TypeSerializer<FeatureAc
     }
 
     /**
-     * The serializer of {@code format} (1 or {@link #CURRENT_FORMAT}).
+     * The serializer of {@code format} (1 to {@link #CURRENT_FORMAT}).
      *
      * @throws IllegalArgumentException for a format this build does not know
      */
     public static FeatureAccumulatorSerializer forFormat(int format) {
         return switch (format) {
             case 1 -> FORMAT_1;
+            case 2 -> FORMAT_2;
             case CURRENT_FORMAT -> INSTANCE;
             default ->
                     throw new IllegalArgumentException(

@@ -16,7 +16,7 @@ import org.apache.flink.core.memory.DataOutputView;
  * <p>Compatibility, as the current build decides it for state written by an earlier one:
  *
  * <ul>
- *   <li>same format: compatible as is;
+ *   <li>same format, or format 2 under format 3 (the same bytes): compatible as is;
  *   <li>an older format (this snapshot with a lower version, or the first release's {@link
  *       FeatureAccumulatorSerializer.Snapshot}): compatible after migration: Flink reads the state
  *       with {@link FeatureAccumulatorSerializer#forFormat} of the old format and writes it in the
@@ -84,7 +84,9 @@ public final class FeatureAccumulatorSerializerSnapshot
         } else {
             return TypeSerializerSchemaCompatibility.incompatible();
         }
-        if (oldFormat == format) {
+        // Formats 2 and 3 are the same bytes (format 3 says how the window pane around it is
+        // kept, and reads format 2's panes as they are): no migration between them.
+        if (oldFormat == format || (oldFormat == 2 && format == 3)) {
             return TypeSerializerSchemaCompatibility.compatibleAsIs();
         }
         return oldFormat < format

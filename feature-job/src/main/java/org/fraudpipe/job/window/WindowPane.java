@@ -11,9 +11,11 @@ import org.fraudpipe.schemas.avro.Timing;
  * writes it back.
  *
  * <p>Invariants: {@code revision == NOT_FIRED} until the window's first pane; after it, the
- * revision of the last pane emitted (0, 1, ...). {@code recordsSeenOnTime} is the accumulator's
- * {@code recordsSeen} at the ON_TIME pane, 0 if the first pane was already late, and never more
- * than {@code recordsSeen}.
+ * revision of the last pane emitted (0, 1, ...), except that the ON_TIME pane is not written back
+ * (window state format 3): a stored pane may still say {@code NOT_FIRED} after its on-time firing,
+ * which {@link #settleOnTimeFiring} tells from the watermark. {@code recordsSeenOnTime} is the
+ * accumulator's {@code recordsSeen} at the ON_TIME pane, 0 if the first pane was already late, and
+ * never more than {@code recordsSeen}.
  */
 public final class WindowPane {
 
@@ -91,6 +93,23 @@ public final class WindowPane {
         }
         revision++;
         return Timing.LATE;
+    }
+
+    /**
+     * The rule of window state format 3: the on-time firing is not written back, so a pane stored
+     * as not fired whose on-time firing time ({@code windowEnd - 1}) is at or before {@code
+     * watermark} did fire ON_TIME, with every record it holds (every other change of a pane is
+     * written, so what it holds is what that firing counted). Settles such a pane into what it is:
+     * revision 0, all its records on time. {@code watermark} must be one the window's operator had
+     * reached (after a restore, the highest one of the restored checkpoint): its on-time timer then
+     * fired. Readers of a savepoint's window state apply the same rule, with the savepoint's
+     * watermark.
+     */
+    public void settleOnTimeFiring(long windowEnd, long watermark) {
+        if (revision == NOT_FIRED && windowEnd - 1 <= watermark) {
+            revision = 0;
+            recordsSeenOnTime = accumulator.recordsSeen();
+        }
     }
 
     /** Raw records counted after the ON_TIME pane (all of them if there was none). */

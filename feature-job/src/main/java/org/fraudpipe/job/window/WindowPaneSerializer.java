@@ -114,11 +114,18 @@ public final class WindowPaneSerializer extends TypeSerializer<WindowPane> {
         return new Snapshot(this);
     }
 
-    /** The snapshot: version 1 of this layout, with the accumulator serializer's nested. */
+    /**
+     * The snapshot, with the accumulator serializer's nested (whose format, 3, says that the
+     * on-time firing is not written back: {@link WindowPane#settleOnTimeFiring}). Versions: 1, this
+     * layout; 2, the same layout under format 3's rule. A build that knows only version 1 reads
+     * version 2 without looking, which is why the rule is guarded by the accumulator's format,
+     * which every build checks; from version 2 on this snapshot refuses a newer version itself,
+     * naming both.
+     */
     public static final class Snapshot
             extends CompositeTypeSerializerSnapshot<WindowPane, WindowPaneSerializer> {
 
-        private static final int VERSION = 1;
+        private static final int VERSION = 2;
 
         /** For Flink, which instantiates snapshots to read them. */
         public Snapshot() {}
@@ -130,6 +137,20 @@ public final class WindowPaneSerializer extends TypeSerializer<WindowPane> {
         @Override
         protected int getCurrentOuterSnapshotVersion() {
             return VERSION;
+        }
+
+        @Override
+        protected void readOuterSnapshot(
+                int readOuterSnapshotVersion, DataInputView in, ClassLoader userCodeClassLoader)
+                throws IOException {
+            if (readOuterSnapshotVersion > VERSION) {
+                throw new IOException(
+                        "window pane state of snapshot version "
+                                + readOuterSnapshotVersion
+                                + ", which this build cannot read (it reads up to version "
+                                + VERSION
+                                + "): restore it with the build that wrote it or a newer one");
+            }
         }
 
         @Override

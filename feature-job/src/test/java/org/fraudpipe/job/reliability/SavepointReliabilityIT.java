@@ -256,6 +256,21 @@ class SavepointReliabilityIT {
         restoreAndFinishEveryWindow(cluster, deployment, savepoint.toUri().toString());
     }
 
+    @Test
+    @DisplayName(
+            "#33 window state format 3: the committed savepoint whose windows fired on time without"
+                    + " their panes being written back restores as it is, and their late records"
+                    + " re-fire them as revision 1")
+    void theCommittedSavepointOfStateFormatThreeRestoresAsItIs(
+            @InjectMiniCluster MiniCluster cluster) throws Exception {
+        JobDeployment deployment = UpgradeFixture.deployment(KAFKA, checkpoints, UpgradeFixture.V3);
+        Path savepoint = savepoints.resolve(UpgradeFixture.V3);
+        UpgradeFixture.copySavepoint(fixtureDirectory(UpgradeFixture.V3), savepoint);
+        assertThat(SavepointGuard.needsMigration(savepoint.toString())).isFalse();
+
+        restoreAndFinishEveryWindow(cluster, deployment, savepoint.toUri().toString());
+    }
+
     /** {@code ./fraud savepoint migrate} of the fixture's window size, with {@code lateness}. */
     private static Cli.Run migrate(String from, Path to, String lateness) {
         return Cli.fraud(

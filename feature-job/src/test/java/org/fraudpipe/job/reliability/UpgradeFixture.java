@@ -20,10 +20,10 @@ import org.fraudpipe.schemas.avro.Transaction;
  * {@code upgrade-v2}, see the README there) and the input around them: what they were taken over,
  * and what a restoring test produces next.
  *
- * <p>The deployment is fixed per savepoint ({@link #V1}, {@link #V2}: topic names, consumer group,
- * transactional ids, as the savepoint's source and sink state name them; parallelism 2, max
- * parallelism 128). The input is {@link KnownCountTraffic} of 4 users over 4 windows with 5
- * transactions each, cut at {@link #CUT} (window 2 + 110 s):
+ * <p>The deployment is fixed per savepoint ({@link #V1}, {@link #V2}, {@link #V3}: topic names,
+ * consumer group, transactional ids, as the savepoint's source and sink state name them;
+ * parallelism 2, max parallelism 128). The input is {@link KnownCountTraffic} of 4 users over 4
+ * windows with 5 transactions each, cut at {@link #CUT} (window 2 + 110 s):
  *
  * <ul>
  *   <li>{@link #phaseA()}, before the cut, was consumed when the savepoint was taken: windows 0 and
@@ -50,6 +50,12 @@ final class UpgradeFixture {
      * The savepoint of the current window state ({@code FeatureWindowFunction}), restored as is.
      */
     static final String V2 = "upgrade-v2";
+
+    /**
+     * The savepoint of window state format 3 (the on-time firing not written back): every window 1
+     * fired on time and is stored as not fired; restored as is.
+     */
+    static final String V3 = "upgrade-v3";
 
     static final int PARTITIONS = 3;
     static final Duration WINDOW = Duration.ofMinutes(10);

@@ -373,6 +373,70 @@ class FeatureWindowOperatorTest {
     }
 
     @Test
+    void theOnTimeFiringIsNotWrittenBackTheWatermarkSaysItFired() throws Exception {
+        harness =
+                WindowHarness.open(
+                        new FeatureWindowSpec(SIZE, LATENESS), new EmbeddedRocksDBStateBackend());
+        WindowHarness h = harness;
+        h.process(tx("a", "alice", 100, START + MINUTE));
+        h.process(tx("b", "alice", 300, START + 2 * MINUTE));
+        h.watermark(END - 1);
+        assertThat(h.features())
+                .singleElement()
+                .satisfies(r -> assertThat(r.getTiming()).isEqualTo(Timing.ON_TIME));
+
+        // State format 3: the entry is as the last record left it.
+        WindowPane stored = h.storedPane("alice", START);
+        assertThat(stored.hasFired()).isFalse();
+        assertThat(stored.accumulator().recordsSeen()).isEqualTo(2);
+        // What it is, read with the watermark: the ON_TIME pane with both records.
+        stored.settleOnTimeFiring(END, END - 2);
+        assertThat(stored.hasFired()).as("before the firing time: not fired").isFalse();
+        stored.settleOnTimeFiring(END, END - 1);
+        assertThat(stored.revision()).isZero();
+        assertThat(stored.recordsSeenOnTime()).isEqualTo(2);
+
+        // The next change is written, settled: a late record re-fires as revision 1.
+        h.process(tx("c", "alice", 50, START + 3 * MINUTE));
+        assertThat(h.features().get(1).getRevision()).isEqualTo(1);
+        assertThat(h.features().get(1).getLateRecordsIncluded()).isEqualTo(1);
+        WindowPane written = h.storedPane("alice", START);
+        assertThat(written.revision()).isEqualTo(1);
+        assertThat(written.recordsSeenOnTime()).isEqualTo(2);
+    }
+
+    @Test
+    void aNewWindowAfterARestoreWhoseFiringTimePassedBeforeTheCheckpointFiresAtOnceAsLate()
+            throws Exception {
+        WindowHarness h = open();
+        h.process(tx("a", "alice", 100, START + MINUTE));
+        h.watermark(END - 1); // alice's window fires; bob has none yet
+        OperatorSubtaskState snapshot = h.window.snapshot(1, 1);
+        h.close();
+
+        harness = WindowHarness.openRestored(new FeatureWindowSpec(SIZE, LATENESS), snapshot);
+        // Before any watermark: bob's first record of the window whose firing time had passed.
+        harness.process(tx("b", "bob", 70, START + 2 * MINUTE));
+
+        // As without the restore (the watermark at END - 1): a LATE revision 0 at once, stored
+        // fired, so that no stored unfired pane is past its firing time.
+        assertThat(harness.features())
+                .singleElement()
+                .satisfies(
+                        r -> {
+                            assertThat(r.getUserId()).isEqualTo("bob");
+                            assertThat(r.getRevision()).isZero();
+                            assertThat(r.getTiming()).isEqualTo(Timing.LATE);
+                            assertThat(r.getTxCount()).isEqualTo(1);
+                        });
+        assertThat(harness.storedPane("bob", START).hasFired()).isTrue();
+        harness.watermark(END + MINUTE);
+        assertThat(harness.features()).as("no second pane of revision 0").hasSize(1);
+        harness.watermark(CLEANUP);
+        assertThat(harness.stateEntries()).isZero();
+    }
+
+    @Test
     void aRecordForAFiredWindowBeforeTheFirstWatermarkAfterARestoreRefiresAtTheNextOne()
             throws Exception {
         WindowHarness h = open();

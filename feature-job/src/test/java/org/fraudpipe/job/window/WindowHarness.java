@@ -10,6 +10,8 @@ import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.runtime.checkpoint.OperatorSubtaskState;
 import org.apache.flink.runtime.state.KeyedStateBackend;
 import org.apache.flink.runtime.state.StateBackend;
+import org.apache.flink.runtime.state.VoidNamespace;
+import org.apache.flink.runtime.state.VoidNamespaceSerializer;
 import org.apache.flink.state.rocksdb.RocksDBKeyedStateBackend;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.streaming.api.transformations.OneInputTransformation;
@@ -173,6 +175,20 @@ final class WindowHarness {
         return backend instanceof RocksDBKeyedStateBackend<?> rocks
                 ? rocks.numKeyValueStateEntries()
                 : window.numKeyedStateEntries();
+    }
+
+    /**
+     * The window state entry of {@code user}'s window at {@code start} as stored (not settled), or
+     * null. Sets the backend's current key.
+     */
+    WindowPane storedPane(String user, long start) throws Exception {
+        KeyedStateBackend<Object> backend = window.getOperator().getKeyedStateBackend();
+        backend.setCurrentKey(user);
+        return backend.getPartitionedState(
+                        VoidNamespace.INSTANCE,
+                        VoidNamespaceSerializer.INSTANCE,
+                        FeatureWindowFunction.windowsDescriptor())
+                .get(start);
     }
 
     /** Main output so far, in order (watermarks left out). */
