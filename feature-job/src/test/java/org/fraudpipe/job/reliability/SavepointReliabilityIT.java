@@ -248,12 +248,7 @@ class SavepointReliabilityIT {
                     + " exactly")
     void theCommittedSavepointOfTheCurrentWindowStateRestoresAsItIs(
             @InjectMiniCluster MiniCluster cluster) throws Exception {
-        JobDeployment deployment = UpgradeFixture.deployment(KAFKA, checkpoints, UpgradeFixture.V2);
-        Path savepoint = savepoints.resolve(UpgradeFixture.V2);
-        UpgradeFixture.copySavepoint(fixtureDirectory(UpgradeFixture.V2), savepoint);
-        assertThat(SavepointGuard.needsMigration(savepoint.toString())).isFalse();
-
-        restoreAndFinishEveryWindow(cluster, deployment, savepoint.toUri().toString());
+        restoreTheCommittedSavepointAsItIs(cluster, UpgradeFixture.V2);
     }
 
     @Test
@@ -263,9 +258,18 @@ class SavepointReliabilityIT {
                     + " re-fire them as revision 1")
     void theCommittedSavepointOfStateFormatThreeRestoresAsItIs(
             @InjectMiniCluster MiniCluster cluster) throws Exception {
-        JobDeployment deployment = UpgradeFixture.deployment(KAFKA, checkpoints, UpgradeFixture.V3);
-        Path savepoint = savepoints.resolve(UpgradeFixture.V3);
-        UpgradeFixture.copySavepoint(fixtureDirectory(UpgradeFixture.V3), savepoint);
+        restoreTheCommittedSavepointAsItIs(cluster, UpgradeFixture.V3);
+    }
+
+    /**
+     * The committed savepoint {@code run} of the current window operator: no migration needed, it
+     * restores as it is and the job finishes every window exactly.
+     */
+    private void restoreTheCommittedSavepointAsItIs(MiniCluster cluster, String run)
+            throws Exception {
+        JobDeployment deployment = UpgradeFixture.deployment(KAFKA, checkpoints, run);
+        Path savepoint = savepoints.resolve(run);
+        UpgradeFixture.copySavepoint(fixtureDirectory(run), savepoint);
         assertThat(SavepointGuard.needsMigration(savepoint.toString())).isFalse();
 
         restoreAndFinishEveryWindow(cluster, deployment, savepoint.toUri().toString());

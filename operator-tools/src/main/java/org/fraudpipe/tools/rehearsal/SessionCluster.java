@@ -207,9 +207,4 @@ final class SessionCluster implements AutoCloseable {
             // the log is a convenience; the command's outcome is what counts
         }
     }
-
-    /** The directory the session keeps its configuration, logs and pid files in. */
-    Path dir() {
-        return dir;
-    }
 }
