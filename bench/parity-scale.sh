@@ -7,6 +7,8 @@
 #
 #   bench/parity-scale.sh USERS TX_PER_USER_DAY WORK_DIR [PARALLELISM]
 #
+# FRAUD_JAVA_OPTS (e.g. -Xmx2g) reaches every step's JVM; REPLAY_OPTS are extra options of the replay
+# (e.g. "--state-backend rocksdb", which a bounded heap needs from about 5M transactions).
 # STEPS=data runs only the simulation and the replay (they need not run on a quiet machine);
 # STEPS=parity only the check, over the archive a former run left in WORK_DIR. Every run that checked
 # writes WORK_DIR/result.json: the figures of each step and the parity's stage shares.
@@ -42,12 +44,12 @@ if [[ ",$steps," == *,data,* ]]; then
     --start 2026-11-28T00:00:00Z --tx-per-user-day "$per_day" --seed 20 --malformed-rate 0.005 \
     --future-rate 0.003 --hours-late-share 0.02 --duplicate-rate 0.01 --out "$dir/tx.jsonl"
   step replay 0 "$ROOT/fraud" replay --input "$dir/tx.jsonl" --output "$dir/replay" \
-    --archive "$dir/archive" --window 10m --allowed-lateness 30m
+    --archive "$dir/archive" --window 10m --allowed-lateness 30m ${REPLAY_OPTS:-}
   echo "transactions: $(wc -l <"$dir/tx.jsonl") lines"
 fi
 if [[ ",$steps," == *,parity,* ]]; then
   rm -rf "$dir/report"
-  FRAUD_JAVA_OPTS="-XX:StartFlightRecording=filename=$dir/parity.jfr,settings=profile" \
+  FRAUD_JAVA_OPTS="${FRAUD_JAVA_OPTS:-} -XX:StartFlightRecording=filename=$dir/parity.jfr,settings=profile" \
     step parity 1 "$ROOT/fraud" parity --archive "$dir/archive" --date 2026-11-28 \
     --report "$dir/report" --parallelism "$parallelism"
   grep -m1 '^parity ' "$dir/parity.log" || true

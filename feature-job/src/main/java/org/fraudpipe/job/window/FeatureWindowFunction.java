@@ -38,6 +38,14 @@ import org.fraudpipe.schemas.avro.Transaction;
  * (registered at the first firing). A record costs one state read and one write; a window's on-time
  * firing one read, a late re-firing one read and one write, its cleanup one delete.
  *
+ * <p><b>Panes that have not fired are held in the heap too</b> ({@link UnfiredPanes}, bounded,
+ * write-through): every change is still written to state, but the reads of a pane between its first
+ * record and its on-time firing, the firing's own read included, find the object last written
+ * without a state read (with RocksDB: a lookup and the pane's deserialization). A window with its
+ * records close together in processing time, as in a replay or a catch-up, then costs a read, a
+ * write and a delete. The copy is never checkpointed (the state is the truth), so restores and
+ * rescales are unchanged. Measured with RocksDB in docs/BENCHMARKS.md ("Round 3").
+ *
  * <p><b>The on-time firing is not written back (window state format 3).</b> Whether a window fired
  * on time follows from the watermark: its timer at {@code end - 1} fired exactly when the watermark
  * reached it, and every other change of a pane is written. So a stored pane that says {@code
@@ -99,8 +107,12 @@ public final class FeatureWindowFunction
     private final FeatureAggregator aggregator = new FeatureAggregator();
     private final WindowAssignment assignment;
     private final long lateness;
+    private final int heldPanes;
     private transient MapState<Long, WindowPane> windows;
     private transient ListState<Long> watermarkState;
+
+    /** The panes written and not fired yet, held in the heap to fire without a state read. */
+    private transient UnfiredPanes unfired;
 
     /** The highest watermark any subtask had seen at the restored checkpoint; MIN without one. */
     private transient long restoredWatermark;
@@ -111,9 +123,16 @@ public final class FeatureWindowFunction
     /**
      * @param spec window size, allowed lateness, the source of {@code emittedAt}
      * @param tooLate where records too late for their window go, unchanged
+     * @param heldPanes most panes held in the heap between their last write and their on-time
+     *     firing ({@link UnfiredPanes}; 0: none)
      */
-    public FeatureWindowFunction(FeatureWindowSpec spec, OutputTag<Transaction> tooLate) {
+    public FeatureWindowFunction(
+            FeatureWindowSpec spec, OutputTag<Transaction> tooLate, int heldPanes) {
         this.spec = Objects.requireNonNull(spec, "spec");
+        if (heldPanes < 0) {
+            throw new IllegalArgumentException("heldPanes must be >= 0, got " + heldPanes);
+        }
+        this.heldPanes = heldPanes;
         this.tooLate = Objects.requireNonNull(tooLate, "tooLate");
         this.assignment = spec.assignment();
         this.lateness = spec.allowedLateness().toMillis();
@@ -147,6 +166,7 @@ public final class FeatureWindowFunction
     @Override
     public void open(OpenContext openContext) {
         windows = getRuntimeContext().getMapState(windowsDescriptor());
+        unfired = new UnfiredPanes(heldPanes);
     }
 
     @Override
@@ -170,7 +190,11 @@ public final class FeatureWindowFunction
             ctx.output(tooLate, tx);
             return;
         }
-        WindowPane pane = windows.get(start);
+        String user = ctx.getCurrentKey();
+        WindowPane pane = unfired.get(user, start);
+        if (pane == null) {
+            pane = windows.get(start);
+        }
         boolean isNew = pane == null;
         if (isNew && cleanup <= restoredWatermark) {
             // Dropped before the restore (see the class comment): too late, never a new pane.
@@ -189,6 +213,9 @@ public final class FeatureWindowFunction
         aggregator.add(tx, pane.accumulator());
         if (end - 1 > watermark && !(isNew && end - 1 <= passed)) {
             windows.put(start, pane);
+            if (!pane.hasFired()) {
+                unfired.written(user, start, pane);
+            }
             // A new window's on-time firing; or a window that fired already while the watermark
             // is behind its end (only after a restore: the watermark starts over), which then
             // re-fires at the next watermark, as WindowOperator does.
@@ -201,7 +228,8 @@ public final class FeatureWindowFunction
         // a new window after a restore whose firing time passed before the checkpoint, as the run
         // without the failure would have, so that no stored unfired pane is past that time).
         boolean firstFiring = !pane.hasFired();
-        emit(ctx.getCurrentKey(), start, end, pane, pane.fire(false), timers, out);
+        unfired.remove(user, start);
+        emit(user, start, end, pane, pane.fire(false), timers, out);
         windows.put(start, pane);
         if (firstFiring) {
             timers.registerEventTimeTimer(cleanup);
@@ -216,6 +244,7 @@ public final class FeatureWindowFunction
             long closedStart = assignment.startOf(time - lateness);
             if (closedStart + assignment.sizeMillis() - 1 == time - lateness) {
                 windows.remove(closedStart);
+                unfired.remove(ctx.getCurrentKey(), closedStart);
             }
         }
         long start = assignment.startOf(time);
@@ -223,7 +252,10 @@ public final class FeatureWindowFunction
         if (end - 1 != time) {
             return;
         }
-        WindowPane pane = windows.get(start);
+        WindowPane pane = unfired.remove(ctx.getCurrentKey(), start);
+        if (pane == null) {
+            pane = windows.get(start);
+        }
         if (pane == null) {
             return;
         }

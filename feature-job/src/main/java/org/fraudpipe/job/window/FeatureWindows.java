@@ -37,6 +37,13 @@ public final class FeatureWindows {
     private static final TypeInformation<LateRecord> LATE_RECORD =
             TypeInformation.of(LateRecord.class);
 
+    /**
+     * Most panes each window subtask holds in the heap between their last write and their on-time
+     * firing ({@link UnfiredPanes}): about 20 MB of heap at most (a pane with its accumulator is a
+     * few hundred bytes), enough for every pane of a replay or a catch-up at full speed.
+     */
+    public static final int HELD_UNFIRED_PANES = 32_768;
+
     private FeatureWindows() {}
 
     /**
@@ -48,11 +55,19 @@ public final class FeatureWindows {
      */
     public static WindowedFeatures apply(
             DataStream<Transaction> withTimestamps, FeatureWindowSpec spec) {
+        return apply(withTimestamps, spec, HELD_UNFIRED_PANES);
+    }
+
+    /** {@link #apply(DataStream, FeatureWindowSpec)} holding at most {@code heldPanes} panes. */
+    static WindowedFeatures apply(
+            DataStream<Transaction> withTimestamps, FeatureWindowSpec spec, int heldPanes) {
         OutputTag<Transaction> tooLateTag = tooLateTag(withTimestamps.getType());
         SingleOutputStreamOperator<FeatureRecord> features =
                 withTimestamps
                         .keyBy(new UserIdKey(), Types.STRING)
-                        .process(new FeatureWindowFunction(spec, tooLateTag), FEATURE_RECORD)
+                        .process(
+                                new FeatureWindowFunction(spec, tooLateTag, heldPanes),
+                                FEATURE_RECORD)
                         .uid(Uids.FEATURE_WINDOW)
                         .name(OperatorNames.FEATURE_WINDOW);
         SingleOutputStreamOperator<LateRecord> tooLate =

@@ -85,13 +85,23 @@ final class WindowHarness {
                                 snapshotParallelism,
                                 parallelism,
                                 subtask);
-        return open(spec, null, restored, parallelism, subtask);
+        return open(spec, null, restored, parallelism, subtask, FeatureWindows.HELD_UNFIRED_PANES);
+    }
+
+    /** A harness whose window subtask holds at most {@code heldPanes} unfired panes in the heap. */
+    static WindowHarness openHolding(
+            FeatureWindowSpec spec,
+            StateBackend backend,
+            OperatorSubtaskState snapshot,
+            int heldPanes)
+            throws Exception {
+        return open(spec, backend, snapshot, 1, 0, heldPanes);
     }
 
     private static WindowHarness open(
             FeatureWindowSpec spec, StateBackend backend, OperatorSubtaskState snapshot)
             throws Exception {
-        return open(spec, backend, snapshot, 1, 0);
+        return open(spec, backend, snapshot, 1, 0, FeatureWindows.HELD_UNFIRED_PANES);
     }
 
     @SuppressWarnings("unchecked")
@@ -100,11 +110,12 @@ final class WindowHarness {
             StateBackend backend,
             OperatorSubtaskState snapshot,
             int parallelism,
-            int subtask)
+            int subtask,
+            int heldPanes)
             throws Exception {
         StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
         WindowedFeatures built =
-                FeatureWindows.apply(env.fromData(TRANSACTION, sampleInput()), spec);
+                FeatureWindows.apply(env.fromData(TRANSACTION, sampleInput()), spec, heldPanes);
         OneInputTransformation<Transaction, FeatureRecord> windowTransformation =
                 (OneInputTransformation<Transaction, FeatureRecord>)
                         built.features().getTransformation();
