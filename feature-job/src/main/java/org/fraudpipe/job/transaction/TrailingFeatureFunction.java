@@ -30,14 +30,25 @@ import org.fraudpipe.schemas.avro.Transaction;
  * order, late, too late for the windows alike. A producer retry of an id still in state is answered
  * with the original's features (and so, scored by the same model, with the original's score).
  *
- * <p>State, per user: one {@link MapState} entry per received transaction still needed ({@link
- * #RECEIVED_STATE}: transactionId to {@link ReceivedTransaction}), kept until the watermark reaches
+ * <p>State, per user: one value ({@link #USER_STATE}, {@link UserReceivedTransactions}) holding
+ * every received transaction still needed, by transactionId, each kept until the watermark reaches
  * its event time + the trailing window T + the allowed lateness L ({@link #evictionTime}), and one
  * event-time timer at the earliest such time among the user's entries (coalesced: a new entry with
  * an earlier eviction time moves it; the timer evicts every entry that is due and sets the next).
- * An arrival costs one point read (is it a retry?), one scan of the user's entries (a handful: the
- * user's transactions of the last T + L and the out-of-order bound) and one write; an eviction one
- * scan and the deletes.
+ * An arrival costs one point read and one write of the user's value (a handful of entries: the
+ * user's transactions of the last T + L and the out-of-order bound); an eviction one read and one
+ * write or delete. One value rather than a map entry per transaction: with RocksDB, a map's prefix
+ * scan steps over the tombstones of every entry that left until compaction removes them, which made
+ * a day's replay slow down hour by hour (BENCHMARKS, "The per-transaction state as one value per
+ * user").
+ *
+ * <p>State of the first layout (a {@link MapState} {@value #RECEIVED_STATE} of transactionId to
+ * entry, and {@link #EVICTED_THROUGH}), restored from a savepoint of an earlier build, is moved
+ * into the user's value the first time the user is touched (an arrival or its timer) and cleared: a
+ * user without a value costs one more point read ({@link #EVICTED_THROUGH}, which the first layout
+ * kept exactly while the user had entries). A build of the first layout refuses this one's
+ * savepoints (it does not know {@link UserReceivedTransactionsSerializer.Snapshot}) rather than
+ * restore them into an empty history.
  *
  * <p>Exactness (the state bound): every transaction of x's trailing window {@code (t - T, t]}
  * received before x is still in state as long as the watermark at x's arrival is at most {@code t +
@@ -46,15 +57,15 @@ import org.fraudpipe.schemas.avro.Transaction;
  * A later transaction (too late for the windows too when T is at least the window size) is scored
  * with what its user's state still holds: its counts and sums are a lower bound, and {@code
  * historyComplete} says whether anything of its window had left. That is judged by the state itself
- * ({@link #EVICTED_THROUGH}: the largest event time that left), not by the watermark of the moment:
- * after a failover the replay interleaves records and watermarks differently, and two attempts that
- * hold the same entries must give the same answer (the fault campaign found the flag differing
- * between two answers to one arrival). A user's record starts, at its first entry or its first
- * after every entry left, from what may have left before ({@link #mayHaveLeft} of the highest
- * watermark); a user with no state is judged by that too. The highest watermark this subtask has
- * seen is kept in operator state across restores (Flink restores no watermark; without it a
- * transaction arriving right after a restore would claim a complete history the previous attempt
- * had already evicted).
+ * ({@link UserReceivedTransactions#evictedThrough}: the largest event time that left), not by the
+ * watermark of the moment: after a failover the replay interleaves records and watermarks
+ * differently, and two attempts that hold the same entries must give the same answer (the fault
+ * campaign found the flag differing between two answers to one arrival). A user's record starts, at
+ * its first entry or its first after every entry left, from what may have left before ({@link
+ * #mayHaveLeft} of the highest watermark); a user with no state is judged by that too. The highest
+ * watermark this subtask has seen is kept in operator state across restores (Flink restores no
+ * watermark; without it a transaction arriving right after a restore would claim a complete history
+ * the previous attempt had already evicted).
  *
  * <p>A transaction already past its eviction time when it arrives (against the highest watermark
  * seen) is scored but not stored. A retry of an id no longer in state is indistinguishable from a
@@ -72,7 +83,10 @@ public final class TrailingFeatureFunction
 
     private static final long serialVersionUID = 1L;
 
-    /** Name of the per-user map state: transactionId to {@link ReceivedTransaction}. */
+    /** Name of the per-user value state, {@link UserReceivedTransactions}. */
+    public static final String USER_STATE = "trailing-received";
+
+    /** Name of the first layout's per-user map state: transactionId to entry (only read). */
     public static final String RECEIVED_STATE = "received-transactions";
 
     public static final String RETRIES = "fraudTransactionRetries";
@@ -82,11 +96,8 @@ public final class TrailingFeatureFunction
             new ListStateDescriptor<>("trailing-features-watermark", Types.LONG);
 
     /**
-     * Per user, while it has entries: the largest event time of an entry that left its state (or
-     * was never stored, already past its eviction time), starting from what may have left before
-     * its state started ({@link #mayHaveLeft}, {@link Long#MIN_VALUE} for nothing). What {@code
-     * historyComplete} is judged by: the state's own content, not the watermark of the moment, so
-     * that two attempts that hold the same entries give the same flag.
+     * The first layout's record, per user while it had entries, of the largest event time that left
+     * (now {@link UserReceivedTransactions#evictedThrough}); only read, to move a restored user.
      */
     static final ValueStateDescriptor<Long> EVICTED_THROUGH =
             new ValueStateDescriptor<>("trailing-evicted-through", Types.LONG);
@@ -94,8 +105,9 @@ public final class TrailingFeatureFunction
     private final Duration trailing;
     private final long trailingMillis;
     private final long allowedLatenessMillis;
-    private transient MapState<String, ReceivedTransaction> received;
-    private transient ValueState<Long> evictedThrough;
+    private transient ValueState<UserReceivedTransactions> userState;
+    private transient MapState<String, ReceivedTransaction> firstLayoutEntries;
+    private transient ValueState<Long> firstLayoutEvictedThrough;
     private transient ListState<Long> watermarkState;
     private transient long highestWatermark;
     private transient Tally retries;
@@ -120,7 +132,12 @@ public final class TrailingFeatureFunction
     }
 
     /** The state's descriptor (also for tools that read savepoints of this operator). */
-    public static MapStateDescriptor<String, ReceivedTransaction> receivedDescriptor() {
+    public static ValueStateDescriptor<UserReceivedTransactions> userStateDescriptor() {
+        return new ValueStateDescriptor<>(USER_STATE, UserReceivedTransactionsSerializer.INSTANCE);
+    }
+
+    /** The first layout's map state, {@value #RECEIVED_STATE}. */
+    static MapStateDescriptor<String, ReceivedTransaction> firstLayoutDescriptor() {
         return new MapStateDescriptor<>(
                 RECEIVED_STATE, StringSerializer.INSTANCE, ReceivedTransactionSerializer.INSTANCE);
     }
@@ -147,10 +164,10 @@ public final class TrailingFeatureFunction
     /**
      * The largest event time that may have left a user's state by the time the highest watermark
      * seen is {@code watermark}: an entry leaves once the watermark reaches its event time + T + L.
-     * What a user's state starts from ({@link #EVICTED_THROUGH}), at its first entry or at its
-     * first after every entry left: nothing says what of it left before, so whatever may have. For
-     * a user without state, {@code completeGiven(t, mayHaveLeft(w))} is the rule {@code t >= w -
-     * L}.
+     * What a user's state starts from ({@link UserReceivedTransactions#evictedThrough}), at its
+     * first entry or at its first after every entry left: nothing says what of it left before, so
+     * whatever may have. For a user without state, {@code completeGiven(t, mayHaveLeft(w))} is the
+     * rule {@code t >= w - L}.
      */
     public long mayHaveLeft(long watermark) {
         long keep = trailingMillis + allowedLatenessMillis;
@@ -175,8 +192,9 @@ public final class TrailingFeatureFunction
 
     @Override
     public void open(OpenContext openContext) {
-        received = getRuntimeContext().getMapState(receivedDescriptor());
-        evictedThrough = getRuntimeContext().getState(EVICTED_THROUGH);
+        userState = getRuntimeContext().getState(userStateDescriptor());
+        firstLayoutEntries = getRuntimeContext().getMapState(firstLayoutDescriptor());
+        firstLayoutEvictedThrough = getRuntimeContext().getState(EVICTED_THROUGH);
         retries =
                 Tally.register(getRuntimeContext(), getRuntimeContext().getMetricGroup(), RETRIES);
         historyIncomplete =
@@ -199,7 +217,8 @@ public final class TrailingFeatureFunction
         long watermark = timers.currentWatermark();
         highestWatermark = Math.max(highestWatermark, watermark);
 
-        ReceivedTransaction original = received.get(id);
+        UserReceivedTransactions state = load();
+        ReceivedTransaction original = state == null ? null : state.find(id);
         if (original != null) {
             retries.inc();
             out.collect(
@@ -217,10 +236,10 @@ public final class TrailingFeatureFunction
 
         TrailingFeatures features = TrailingFeatures.of(tx, trailing);
         long earliestEviction = Long.MAX_VALUE;
-        for (Map.Entry<String, ReceivedTransaction> e : received.entries()) {
-            ReceivedTransaction r = e.getValue();
+        for (int i = 0; state != null && i < state.size(); i++) {
+            ReceivedTransaction r = state.entry(i);
             features.add(
-                    e.getKey(),
+                    state.id(i),
                     r.eventTime(),
                     r.amountMinor(),
                     r.deviceId(),
@@ -229,8 +248,7 @@ public final class TrailingFeatureFunction
             earliestEviction = Math.min(earliestEviction, evictionTime(r.eventTime()));
         }
         long eventTime = tx.getEventTime().toEpochMilli();
-        Long evicted = evictedThrough.value();
-        long through = evicted != null ? evicted : mayHaveLeft(highestWatermark);
+        long through = state != null ? state.evictedThrough() : mayHaveLeft(highestWatermark);
         boolean complete = completeGiven(eventTime, through);
         if (!complete) {
             historyIncomplete.inc();
@@ -243,12 +261,12 @@ public final class TrailingFeatureFunction
         // one starts over, and storing what the previous attempt would not have stored would
         // change later answers.
         if (eviction > highestWatermark) {
-            if (evicted == null) {
-                // The user's state starts: it holds nothing of what may have left before (the
-                // campaign found a transaction hours late judged complete by a fresh MIN here).
-                evictedThrough.update(through);
-            }
-            received.put(id, entry);
+            // A user's state starts from what may have left before: it holds nothing of that (the
+            // campaign found a transaction hours late judged complete by a fresh MIN here).
+            userState.update(
+                    state == null
+                            ? UserReceivedTransactions.first(through, id, entry)
+                            : state.with(id, entry));
             // One timer per user, at the earliest eviction time of its entries.
             if (eviction < earliestEviction) {
                 if (earliestEviction != Long.MAX_VALUE) {
@@ -256,10 +274,10 @@ public final class TrailingFeatureFunction
                 }
                 timers.registerEventTimeTimer(eviction);
             }
-        } else if (evicted != null) {
+        } else if (state != null) {
             // Not stored: as good as evicted for the user's later transactions. (A user without
             // state needs nothing: its state starts from mayHaveLeft, which covers this one.)
-            evictedThrough.update(Math.max(evicted, eventTime));
+            userState.update(state.evictedThrough(Math.max(state.evictedThrough(), eventTime)));
         }
         out.collect(
                 new ArrivalFeatures(
@@ -278,28 +296,53 @@ public final class TrailingFeatureFunction
             throws Exception {
         long watermark = ctx.timerService().currentWatermark();
         highestWatermark = Math.max(highestWatermark, watermark);
+        UserReceivedTransactions state = load();
+        if (state == null) {
+            return;
+        }
+        UserReceivedTransactions left = state.without(t -> evictionTime(t) <= watermark);
+        if (left == null) {
+            // Nothing left: drop the user's state. A later transaction of the user is then judged
+            // by the watermark again.
+            userState.clear();
+            return;
+        }
         long next = Long.MAX_VALUE;
-        Long evicted = evictedThrough.value();
-        long through = evicted == null ? Long.MIN_VALUE : evicted;
-        var it = received.iterator();
-        while (it.hasNext()) {
-            long entryTime = it.next().getValue().eventTime();
-            long eviction = evictionTime(entryTime);
-            if (eviction <= watermark) {
-                it.remove();
-                through = Math.max(through, entryTime);
-            } else {
-                next = Math.min(next, eviction);
-            }
+        for (int i = 0; i < left.size(); i++) {
+            next = Math.min(next, evictionTime(left.entry(i).eventTime()));
         }
-        if (next != Long.MAX_VALUE) {
-            ctx.timerService().registerEventTimeTimer(next);
-            evictedThrough.update(through);
-        } else {
-            // Nothing left: drop the user's state (the heap backend keeps an empty map). A later
-            // transaction of the user is then judged by the watermark again.
-            received.clear();
-            evictedThrough.clear();
+        ctx.timerService().registerEventTimeTimer(next);
+        if (left != state) {
+            userState.update(left);
         }
+    }
+
+    /**
+     * The current user's state, null if it has none; a user restored in the first layout is moved
+     * into the per-user value first (and its first-layout state cleared), so that everything after
+     * this sees one layout.
+     */
+    private UserReceivedTransactions load() throws Exception {
+        UserReceivedTransactions state = userState.value();
+        if (state != null) {
+            return state;
+        }
+        Long through = firstLayoutEvictedThrough.value();
+        if (through == null) {
+            return null; // the first layout kept it exactly while the user had entries
+        }
+        UserReceivedTransactions moved = null;
+        for (Map.Entry<String, ReceivedTransaction> e : firstLayoutEntries.entries()) {
+            moved =
+                    moved == null
+                            ? UserReceivedTransactions.first(through, e.getKey(), e.getValue())
+                            : moved.with(e.getKey(), e.getValue());
+        }
+        firstLayoutEntries.clear();
+        firstLayoutEvictedThrough.clear();
+        if (moved != null) {
+            userState.update(moved);
+        }
+        return moved;
     }
 }

@@ -355,6 +355,54 @@ class TrailingFeatureFunctionTest {
         }
     }
 
+    /**
+     * A savepoint of a build of the first state layout (a map entry per received transaction):
+     * restored, each user's state moves into its value the first time the user is touched (an
+     * arrival or its timer), the answers are those of a run without the restore, and once every
+     * entry left, nothing of either layout is left.
+     */
+    @ParameterizedTest(name = "heap={0}")
+    @ValueSource(booleans = {true, false})
+    void stateOfTheFirstLayoutRestoresIntoTheSameAnswers(boolean heap) throws Exception {
+        List<Step> steps = randomSteps(new Random(78), 400);
+        int cut = steps.size() / 2;
+        List<ArrivalFeatures> uninterrupted = run(steps, 0, steps.size(), heap, null).answers;
+
+        TrailingHarness before = openOn(heap, null);
+        List<ArrivalFeatures> answers = new ArrayList<>();
+        OperatorSubtaskState firstLayout;
+        try {
+            feed(before, steps.subList(0, cut));
+            int entries = before.stateEntries();
+            assertThat(entries).as("users with state at the cut").isPositive();
+            before.rewriteInFirstLayout();
+            assertThat(before.stateEntries()).isZero();
+            assertThat(before.firstLayoutUsers()).isNotEmpty();
+            answers.addAll(before.answers());
+            firstLayout = before.trailing.snapshot(1, 1);
+        } finally {
+            before.close();
+        }
+        TrailingHarness after = openOn(heap, firstLayout);
+        try {
+            feed(after, steps.subList(cut, steps.size()));
+            answers.addAll(after.answers());
+            assertThat(answers).hasSameSizeAs(uninterrupted);
+            for (int i = 0; i < answers.size(); i++) {
+                assertThat(answers.get(i).features)
+                        .as("answer %d", i)
+                        .isEqualTo(uninterrupted.get(i).features);
+                assertThat(answers.get(i).retry).isEqualTo(uninterrupted.get(i).retry);
+            }
+            after.watermark(Long.MAX_VALUE);
+            assertThat(after.stateEntries()).isZero();
+            assertThat(after.firstLayoutUsers()).as("nothing of the first layout left").isEmpty();
+            assertThat(after.timers()).isZero();
+        } finally {
+            after.close();
+        }
+    }
+
     @ParameterizedTest(name = "seed {0}")
     @ValueSource(longs = {1, 2, 3, 42, 2025})
     void randomInputsGetTheOraclesFeaturesOneAnswerPerArrivalAndTheDefinitionWhenComplete(long seed)
@@ -474,22 +522,30 @@ class TrailingFeatureFunctionTest {
 
     private Run run(List<Step> steps, int from, int to, boolean heap, OperatorSubtaskState restore)
             throws Exception {
-        TrailingHarness h =
-                TrailingHarness.open(
-                        TrailingHarness.spec(T, L),
-                        heap ? null : new EmbeddedRocksDBStateBackend(),
-                        restore);
+        TrailingHarness h = openOn(heap, restore);
         try {
-            for (Step s : steps.subList(from, to)) {
-                if (s.tx() == null) {
-                    h.watermark(s.watermark());
-                } else {
-                    h.process(s.tx());
-                }
-            }
+            feed(h, steps.subList(from, to));
             return new Run(new ArrayList<>(h.answers()), h.trailing.snapshot(1, 1));
         } finally {
             h.close();
+        }
+    }
+
+    private static TrailingHarness openOn(boolean heap, OperatorSubtaskState restore)
+            throws Exception {
+        return TrailingHarness.open(
+                TrailingHarness.spec(T, L),
+                heap ? null : new EmbeddedRocksDBStateBackend(),
+                restore);
+    }
+
+    private static void feed(TrailingHarness h, List<Step> steps) throws Exception {
+        for (Step s : steps) {
+            if (s.tx() == null) {
+                h.watermark(s.watermark());
+            } else {
+                h.process(s.tx());
+            }
         }
     }
 

@@ -3,8 +3,11 @@ package org.fraudpipe.job.transaction;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 import org.apache.flink.api.common.serialization.SerializerConfigImpl;
 import org.apache.flink.api.common.state.MapState;
+import org.apache.flink.api.common.state.ValueState;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.api.java.functions.KeySelector;
@@ -174,29 +177,88 @@ final class TrailingHarness {
      * Received transactions in state, over all users, read through the state itself (the same on
      * the heap and in RocksDB).
      */
-    @SuppressWarnings("unchecked")
     int stateEntries() throws Exception {
-        KeyedStateBackend<String> backend =
-                (KeyedStateBackend<String>)
-                        (KeyedStateBackend<?>) trailing.getOperator().getKeyedStateBackend();
+        int n = 0;
+        for (UserReceivedTransactions r : userStates().values()) {
+            n += r.size();
+        }
+        return n;
+    }
+
+    /** Every user's per-transaction state, read through the state itself. */
+    Map<String, UserReceivedTransactions> userStates() throws Exception {
+        KeyedStateBackend<String> backend = backend();
         List<String> keys;
         try (var stream =
-                backend.getKeys(TrailingFeatureFunction.RECEIVED_STATE, VoidNamespace.INSTANCE)) {
+                backend.getKeys(TrailingFeatureFunction.USER_STATE, VoidNamespace.INSTANCE)) {
             keys = stream.toList();
         }
-        MapState<String, ReceivedTransaction> state =
+        ValueState<UserReceivedTransactions> state =
                 backend.getPartitionedState(
                         VoidNamespace.INSTANCE,
                         VoidNamespaceSerializer.INSTANCE,
-                        TrailingFeatureFunction.receivedDescriptor());
-        int n = 0;
+                        TrailingFeatureFunction.userStateDescriptor());
+        Map<String, UserReceivedTransactions> states = new TreeMap<>();
         for (String key : keys) {
             backend.setCurrentKey(key);
-            for (var ignored : state.keys()) {
-                n++;
+            states.put(key, state.value());
+        }
+        return states;
+    }
+
+    /** Users with state of the first layout (its map or its evicted-through value). */
+    List<String> firstLayoutUsers() throws Exception {
+        List<String> users = new ArrayList<>();
+        for (String name :
+                List.of(
+                        TrailingFeatureFunction.RECEIVED_STATE,
+                        TrailingFeatureFunction.EVICTED_THROUGH.getName())) {
+            try (var keys = backend().getKeys(name, VoidNamespace.INSTANCE)) {
+                keys.forEach(users::add);
             }
         }
-        return n;
+        return users;
+    }
+
+    /**
+     * Rewrites every user's state as a build of the first layout kept it (a map entry per received
+     * transaction, {@link TrailingFeatureFunction#RECEIVED_STATE}, and the user's evicted-through
+     * value), leaving the timers as they are (both layouts keep one per user at the earliest
+     * eviction time): what a restore of that build's savepoint hands this one.
+     */
+    void rewriteInFirstLayout() throws Exception {
+        KeyedStateBackend<String> backend = backend();
+        Map<String, UserReceivedTransactions> states = userStates();
+        MapState<String, ReceivedTransaction> entries =
+                backend.getPartitionedState(
+                        VoidNamespace.INSTANCE,
+                        VoidNamespaceSerializer.INSTANCE,
+                        TrailingFeatureFunction.firstLayoutDescriptor());
+        ValueState<Long> evictedThrough =
+                backend.getPartitionedState(
+                        VoidNamespace.INSTANCE,
+                        VoidNamespaceSerializer.INSTANCE,
+                        TrailingFeatureFunction.EVICTED_THROUGH);
+        ValueState<UserReceivedTransactions> userState =
+                backend.getPartitionedState(
+                        VoidNamespace.INSTANCE,
+                        VoidNamespaceSerializer.INSTANCE,
+                        TrailingFeatureFunction.userStateDescriptor());
+        for (var user : states.entrySet()) {
+            backend.setCurrentKey(user.getKey());
+            UserReceivedTransactions r = user.getValue();
+            for (int i = 0; i < r.size(); i++) {
+                entries.put(r.id(i), r.entry(i));
+            }
+            evictedThrough.update(r.evictedThrough());
+            userState.clear();
+        }
+    }
+
+    @SuppressWarnings("unchecked")
+    private KeyedStateBackend<String> backend() {
+        return (KeyedStateBackend<String>)
+                (KeyedStateBackend<?>) trailing.getOperator().getKeyedStateBackend();
     }
 
     /**
