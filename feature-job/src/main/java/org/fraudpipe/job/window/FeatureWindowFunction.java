@@ -44,7 +44,7 @@ import org.fraudpipe.schemas.avro.Transaction;
  * without a state read (with RocksDB: a lookup and the pane's deserialization). A window with its
  * records close together in processing time, as in a replay or a catch-up, then costs a read, a
  * write and a delete. The copy is never checkpointed (the state is the truth), so restores and
- * rescales are unchanged. Measured with RocksDB in docs/BENCHMARKS.md ("Round 3").
+ * rescales are unchanged. Measured with RocksDB in docs/BENCHMARKS.md ("Round 3, second lever").
  *
  * <p><b>The on-time firing is not written back (window state format 3).</b> Whether a window fired
  * on time follows from the watermark: its timer at {@code end - 1} fired exactly when the watermark

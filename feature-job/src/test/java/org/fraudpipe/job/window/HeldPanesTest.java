@@ -8,9 +8,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
 import org.apache.flink.runtime.checkpoint.OperatorSubtaskState;
-import org.apache.flink.runtime.state.KeyedStateBackend;
-import org.apache.flink.runtime.state.VoidNamespace;
-import org.apache.flink.runtime.state.VoidNamespaceSerializer;
 import org.apache.flink.state.rocksdb.EmbeddedRocksDBStateBackend;
 import org.fraudpipe.job.features.FeatureAggregator;
 import org.fraudpipe.schemas.avro.FeatureRecord;
@@ -105,14 +102,7 @@ class HeldPanesTest {
     private static int liveWindows(WindowHarness h) throws Exception {
         int entries = 0;
         for (int u = 0; u < USERS; u++) {
-            KeyedStateBackend<Object> backend = h.window.getOperator().getKeyedStateBackend();
-            backend.setCurrentKey("u" + u);
-            for (var ignored :
-                    backend.getPartitionedState(
-                                    VoidNamespace.INSTANCE,
-                                    VoidNamespaceSerializer.INSTANCE,
-                                    FeatureWindowFunction.windowsDescriptor())
-                            .keys()) {
+            for (var ignored : h.storedWindows("u" + u).keys()) {
                 entries++;
             }
         }
@@ -144,12 +134,7 @@ class HeldPanesTest {
             h.process(tx("a", "alice", 100, T0 + MINUTE));
             // The state's entry replaced behind the operator's back by an empty pane: a firing
             // that read the state would emit no transaction.
-            KeyedStateBackend<Object> backend = h.window.getOperator().getKeyedStateBackend();
-            backend.setCurrentKey("alice");
-            backend.getPartitionedState(
-                            VoidNamespace.INSTANCE,
-                            VoidNamespaceSerializer.INSTANCE,
-                            FeatureWindowFunction.windowsDescriptor())
+            h.storedWindows("alice")
                     .put(T0, new WindowPane(new FeatureAggregator().createAccumulator()));
 
             h.watermark(T0 + 10 * MINUTE - 1);

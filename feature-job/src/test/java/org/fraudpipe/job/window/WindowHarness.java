@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Queue;
 import org.apache.flink.api.common.serialization.SerializerConfigImpl;
+import org.apache.flink.api.common.state.MapState;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.runtime.checkpoint.OperatorSubtaskState;
@@ -193,13 +194,17 @@ final class WindowHarness {
      * null. Sets the backend's current key.
      */
     WindowPane storedPane(String user, long start) throws Exception {
+        return storedWindows(user).get(start);
+    }
+
+    /** The user's window state: window start to stored pane. */
+    MapState<Long, WindowPane> storedWindows(String user) throws Exception {
         KeyedStateBackend<Object> backend = window.getOperator().getKeyedStateBackend();
         backend.setCurrentKey(user);
         return backend.getPartitionedState(
-                        VoidNamespace.INSTANCE,
-                        VoidNamespaceSerializer.INSTANCE,
-                        FeatureWindowFunction.windowsDescriptor())
-                .get(start);
+                VoidNamespace.INSTANCE,
+                VoidNamespaceSerializer.INSTANCE,
+                FeatureWindowFunction.windowsDescriptor());
     }
 
     /** Main output so far, in order (watermarks left out). */
