@@ -3,7 +3,6 @@ package org.fraudpipe.job.transaction;
 import java.io.IOException;
 import org.apache.flink.api.common.typeutils.SimpleTypeSerializerSnapshot;
 import org.apache.flink.api.common.typeutils.TypeSerializerSnapshot;
-import org.apache.flink.api.common.typeutils.base.TypeSerializerSingleton;
 import org.apache.flink.core.memory.DataInputView;
 import org.apache.flink.core.memory.DataOutputView;
 import org.apache.flink.types.StringValue;
@@ -25,7 +24,7 @@ import org.fraudpipe.job.features.StringValueCodec;
  * of this singleton, so a restore with the same serializer is compatible as is.
  */
 public final class ReceivedTransactionSerializer
-        extends TypeSerializerSingleton<ReceivedTransaction> {
+        extends ImmutableValueSerializer<ReceivedTransaction> {
 
     private static final long serialVersionUID = 1L;
 
@@ -36,31 +35,6 @@ public final class ReceivedTransactionSerializer
             new ReceivedTransactionSerializer();
 
     private ReceivedTransactionSerializer() {}
-
-    @Override
-    public boolean isImmutableType() {
-        return true;
-    }
-
-    @Override
-    public ReceivedTransaction createInstance() {
-        return null;
-    }
-
-    @Override
-    public ReceivedTransaction copy(ReceivedTransaction from) {
-        return from;
-    }
-
-    @Override
-    public ReceivedTransaction copy(ReceivedTransaction from, ReceivedTransaction reuse) {
-        return from;
-    }
-
-    @Override
-    public int getLength() {
-        return -1;
-    }
 
     @Override
     public void serialize(ReceivedTransaction r, DataOutputView out) throws IOException {
@@ -118,17 +92,6 @@ public final class ReceivedTransactionSerializer
                 merchants,
                 countries,
                 flags);
-    }
-
-    @Override
-    public ReceivedTransaction deserialize(ReceivedTransaction reuse, DataInputView in)
-            throws IOException {
-        return deserialize(in);
-    }
-
-    @Override
-    public void copy(DataInputView source, DataOutputView target) throws IOException {
-        serialize(deserialize(source), target);
     }
 
     @Override

@@ -3,7 +3,6 @@ package org.fraudpipe.job.transaction;
 import java.io.IOException;
 import org.apache.flink.api.common.typeutils.SimpleTypeSerializerSnapshot;
 import org.apache.flink.api.common.typeutils.TypeSerializerSnapshot;
-import org.apache.flink.api.common.typeutils.base.TypeSerializerSingleton;
 import org.apache.flink.core.memory.DataInputView;
 import org.apache.flink.core.memory.DataOutputView;
 import org.apache.flink.types.StringValue;
@@ -22,7 +21,7 @@ import org.fraudpipe.job.features.StringValueCodec;
  * read this one's values (a new format is a new reader here, never a change in place).
  */
 public final class UserReceivedTransactionsSerializer
-        extends TypeSerializerSingleton<UserReceivedTransactions> {
+        extends ImmutableValueSerializer<UserReceivedTransactions> {
 
     private static final long serialVersionUID = 1L;
 
@@ -33,32 +32,6 @@ public final class UserReceivedTransactionsSerializer
             new UserReceivedTransactionsSerializer();
 
     private UserReceivedTransactionsSerializer() {}
-
-    @Override
-    public boolean isImmutableType() {
-        return true;
-    }
-
-    @Override
-    public UserReceivedTransactions createInstance() {
-        return null;
-    }
-
-    @Override
-    public UserReceivedTransactions copy(UserReceivedTransactions from) {
-        return from;
-    }
-
-    @Override
-    public UserReceivedTransactions copy(
-            UserReceivedTransactions from, UserReceivedTransactions reuse) {
-        return from;
-    }
-
-    @Override
-    public int getLength() {
-        return -1;
-    }
 
     @Override
     public void serialize(UserReceivedTransactions r, DataOutputView out) throws IOException {
@@ -95,17 +68,6 @@ public final class UserReceivedTransactionsSerializer
             entries[i] = ReceivedTransactionSerializer.INSTANCE.deserialize(in);
         }
         return new UserReceivedTransactions(evictedThrough, ids, entries);
-    }
-
-    @Override
-    public UserReceivedTransactions deserialize(UserReceivedTransactions reuse, DataInputView in)
-            throws IOException {
-        return deserialize(in);
-    }
-
-    @Override
-    public void copy(DataInputView source, DataOutputView target) throws IOException {
-        serialize(deserialize(source), target);
     }
 
     @Override

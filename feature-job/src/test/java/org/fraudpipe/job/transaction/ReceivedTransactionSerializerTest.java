@@ -17,7 +17,7 @@ class ReceivedTransactionSerializerTest {
                     + "02030105";
 
     /** Non-ASCII device id: multi-byte chars in Flink's StringValue encoding. */
-    private static ReceivedTransaction sample() {
+    static ReceivedTransaction sample() {
         return new ReceivedTransaction(
                 1_735_725_600_123L,
                 4_999L,

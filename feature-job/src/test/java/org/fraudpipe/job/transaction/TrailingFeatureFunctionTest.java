@@ -346,12 +346,18 @@ class TrailingFeatureFunctionTest {
         List<ArrivalFeatures> restored = new ArrayList<>(first.answers);
         restored.addAll(second.answers);
 
-        assertThat(restored).hasSameSizeAs(uninterrupted);
-        for (int i = 0; i < restored.size(); i++) {
-            assertThat(restored.get(i).features)
+        assertSameAnswers(restored, uninterrupted);
+    }
+
+    /** The same features and retry flags, answer by answer. */
+    private static void assertSameAnswers(
+            List<ArrivalFeatures> answers, List<ArrivalFeatures> expected) {
+        assertThat(answers).hasSameSizeAs(expected);
+        for (int i = 0; i < answers.size(); i++) {
+            assertThat(answers.get(i).features)
                     .as("answer %d", i)
-                    .isEqualTo(uninterrupted.get(i).features);
-            assertThat(restored.get(i).retry).isEqualTo(uninterrupted.get(i).retry);
+                    .isEqualTo(expected.get(i).features);
+            assertThat(answers.get(i).retry).as("retry %d", i).isEqualTo(expected.get(i).retry);
         }
     }
 
@@ -387,13 +393,7 @@ class TrailingFeatureFunctionTest {
         try {
             feed(after, steps.subList(cut, steps.size()));
             answers.addAll(after.answers());
-            assertThat(answers).hasSameSizeAs(uninterrupted);
-            for (int i = 0; i < answers.size(); i++) {
-                assertThat(answers.get(i).features)
-                        .as("answer %d", i)
-                        .isEqualTo(uninterrupted.get(i).features);
-                assertThat(answers.get(i).retry).isEqualTo(uninterrupted.get(i).retry);
-            }
+            assertSameAnswers(answers, uninterrupted);
             after.watermark(Long.MAX_VALUE);
             assertThat(after.stateEntries()).isZero();
             assertThat(after.firstLayoutUsers()).as("nothing of the first layout left").isEmpty();

@@ -23,21 +23,7 @@ class UserReceivedTransactionsSerializerTest {
                     + "056d2d343203444502030105"; // "t2" and its entry
 
     private static UserReceivedTransactions sample() {
-        ReceivedTransaction entry =
-                new ReceivedTransaction(
-                        1_735_725_600_123L,
-                        4_999L,
-                        "dev-\u00fc\u20ac",
-                        "m-42",
-                        "DE",
-                        1_735_725_601_000L,
-                        3,
-                        12_345L,
-                        9_000L,
-                        2,
-                        3,
-                        1,
-                        5);
+        ReceivedTransaction entry = ReceivedTransactionSerializerTest.sample();
         return UserReceivedTransactions.first(Long.MIN_VALUE + 255, "t1", entry).with("t2", entry);
     }
 
