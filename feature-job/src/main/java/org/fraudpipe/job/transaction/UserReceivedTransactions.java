@@ -40,7 +40,13 @@ public final class UserReceivedTransactions {
                 evictedThrough, new String[] {id}, new ReceivedTransaction[] {entry});
     }
 
-    /** The largest event time that left this user's state (or may have, before it started). */
+    /**
+     * The largest event time of an entry that left this user's state, or of a transaction never
+     * stored because it arrived already past its eviction time, starting from what may have left
+     * before the state started ({@link TrailingFeatureFunction#mayHaveLeft}; {@link Long#MIN_VALUE}
+     * for nothing). What {@code historyComplete} is judged by: the state's own content, not the
+     * watermark of the moment, so that two attempts that hold the same entries give the same flag.
+     */
     public long evictedThrough() {
         return evictedThrough;
     }
