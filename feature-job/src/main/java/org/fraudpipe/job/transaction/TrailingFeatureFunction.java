@@ -32,15 +32,15 @@ import org.fraudpipe.schemas.avro.Transaction;
  *
  * <p>State, per user: one value ({@link #USER_STATE}, {@link UserReceivedTransactions}) holding
  * every received transaction still needed, by transactionId, each kept until the watermark reaches
- * its event time + the trailing window T + the allowed lateness L ({@link #evictionTime}), and one
- * event-time timer at the earliest such time among the user's entries (coalesced: a new entry with
- * an earlier eviction time moves it; the timer evicts every entry that is due and sets the next).
- * An arrival costs one point read and one write of the user's value (a handful of entries: the
- * user's transactions of the last T + L and the out-of-order bound); an eviction one read and one
- * write or delete. One value rather than a map entry per transaction: with RocksDB, a map's prefix
- * scan steps over the tombstones of every entry that left until compaction removes them, which made
- * a day's replay slow down hour by hour (BENCHMARKS, "The per-transaction state as one value per
- * user").
+ * its event time + the trailing window T + the allowed lateness L ({@link #evictionTime}), the
+ * answered-only ones (below), and one event-time timer at the earliest time something of it leaves
+ * (coalesced: a new entry leaving earlier moves it; the timer evicts everything that is due and
+ * sets the next). An arrival costs one point read and one write of the user's value (a handful of
+ * entries: the user's transactions of the last T + L and the out-of-order bound); an eviction one
+ * read and one write or delete. One value rather than a map entry per transaction: with RocksDB, a
+ * map's prefix scan steps over the tombstones of every entry that left until compaction removes
+ * them, which made a day's replay slow down hour by hour (BENCHMARKS, "The per-transaction state as
+ * one value per user").
  *
  * <p>State of the first layout (a {@link MapState} {@value #RECEIVED_STATE} of transactionId to
  * entry, and {@link #EVICTED_THROUGH}), restored from a savepoint of an earlier build, is moved
@@ -68,10 +68,15 @@ import org.fraudpipe.schemas.avro.Transaction;
  * the previous attempt had already evicted).
  *
  * <p>A transaction already past its eviction time when it arrives (against the highest watermark
- * seen) is scored but not stored. A retry of an id no longer in state is indistinguishable from a
- * new transaction: it is scored again over what state holds then, possibly with other values, and a
- * second record with that id is written; it arrives more than T + L after its event time, too late
- * for the windows too when T is at least the window size.
+ * seen) is scored but not held: it counts as left for the user's later transactions. It is kept
+ * answered-only (never counted) until the watermark reaches the highest watermark at its arrival +
+ * T + L, as long as a transaction arriving on time then would be held, so that its producer
+ * retries, seconds later, get its answer: the flag included, which counting it as left would
+ * otherwise turn to false for the retry (nightly parity found this as {@code RETRY_CONFLICT}). A
+ * retry of an id no longer in state is indistinguishable from a new transaction: it is scored again
+ * over what state holds then, possibly with other values, and a second record with that id is
+ * written; it arrives more than T + L after its original's event time (or its arrival's watermark),
+ * too late for the windows too when T is at least the window size.
  *
  * <p>Metrics: {@value #RETRIES} (arrivals answered with an earlier arrival's features) and {@value
  * #HISTORY_INCOMPLETE} (transactions scored with {@code historyComplete} false), counters and
@@ -235,7 +240,6 @@ public final class TrailingFeatureFunction
         }
 
         TrailingFeatures features = TrailingFeatures.of(tx, trailing);
-        long earliestEviction = Long.MAX_VALUE;
         for (int i = 0; state != null && i < state.size(); i++) {
             ReceivedTransaction r = state.entry(i);
             features.add(
@@ -245,7 +249,6 @@ public final class TrailingFeatureFunction
                     r.deviceId(),
                     r.merchantId(),
                     r.country());
-            earliestEviction = Math.min(earliestEviction, evictionTime(r.eventTime()));
         }
         long eventTime = tx.getEventTime().toEpochMilli();
         long through = state != null ? state.evictedThrough() : mayHaveLeft(highestWatermark);
@@ -256,28 +259,37 @@ public final class TrailingFeatureFunction
         ReceivedTransaction entry =
                 ReceivedTransaction.of(
                         tx, arrivalTimestamp, record.receivedAt, features.result(), complete);
-        long eviction = evictionTime(eventTime);
+        UserReceivedTransactions updated;
         // Against the highest watermark, not the current one: right after a restore the current
-        // one starts over, and storing what the previous attempt would not have stored would
-        // change later answers.
-        if (eviction > highestWatermark) {
+        // one starts over, and holding what the previous attempt would not have held would change
+        // later answers.
+        if (evictionTime(eventTime) > highestWatermark) {
             // A user's state starts from what may have left before: it holds nothing of that (the
             // campaign found a transaction hours late judged complete by a fresh MIN here).
-            userState.update(
+            updated =
                     state == null
                             ? UserReceivedTransactions.first(through, id, entry)
-                            : state.with(id, entry));
-            // One timer per user, at the earliest eviction time of its entries.
-            if (eviction < earliestEviction) {
-                if (earliestEviction != Long.MAX_VALUE) {
-                    timers.deleteEventTimeTimer(earliestEviction);
-                }
-                timers.registerEventTimeTimer(eviction);
+                            : state.with(id, entry);
+        } else {
+            // Not held: as good as evicted for the user's later transactions (for a user without
+            // state, mayHaveLeft already covers it). Kept answered-only, so that a retry gets this
+            // answer, for as long as a transaction arriving on time now would be held.
+            long left = Math.max(through, eventTime);
+            long keptUntil = evictionTime(highestWatermark);
+            updated =
+                    state == null
+                            ? UserReceivedTransactions.firstAnsweredOnly(left, id, entry, keptUntil)
+                            : state.evictedThrough(left).withAnsweredOnly(id, entry, keptUntil);
+        }
+        userState.update(updated);
+        // One timer per user, at the earliest time something of its state leaves.
+        long timer = state == null ? Long.MAX_VALUE : nextLeaving(state);
+        long next = nextLeaving(updated);
+        if (next < timer) {
+            if (timer != Long.MAX_VALUE) {
+                timers.deleteEventTimeTimer(timer);
             }
-        } else if (state != null) {
-            // Not stored: as good as evicted for the user's later transactions. (A user without
-            // state needs nothing: its state starts from mayHaveLeft, which covers this one.)
-            userState.update(state.evictedThrough(Math.max(state.evictedThrough(), eventTime)));
+            timers.registerEventTimeTimer(next);
         }
         out.collect(
                 new ArrivalFeatures(
@@ -300,21 +312,32 @@ public final class TrailingFeatureFunction
         if (state == null) {
             return;
         }
-        UserReceivedTransactions left = state.without(t -> evictionTime(t) <= watermark);
+        UserReceivedTransactions left = state.without(t -> evictionTime(t) <= watermark, watermark);
         if (left == null) {
             // Nothing left: drop the user's state. A later transaction of the user is then judged
             // by the watermark again.
             userState.clear();
             return;
         }
-        long next = Long.MAX_VALUE;
-        for (int i = 0; i < left.size(); i++) {
-            next = Math.min(next, evictionTime(left.entry(i).eventTime()));
-        }
-        ctx.timerService().registerEventTimeTimer(next);
+        ctx.timerService().registerEventTimeTimer(nextLeaving(left));
         if (left != state) {
             userState.update(left);
         }
+    }
+
+    /**
+     * The watermark at which something of this state leaves next: the earliest eviction time of a
+     * held entry or {@code keptUntil} of an answered-only one.
+     */
+    private long nextLeaving(UserReceivedTransactions state) {
+        long next = Long.MAX_VALUE;
+        for (int i = 0; i < state.size(); i++) {
+            next = Math.min(next, evictionTime(state.entry(i).eventTime()));
+        }
+        for (int i = 0; i < state.answeredOnlySize(); i++) {
+            next = Math.min(next, state.keptUntil(i));
+        }
+        return next;
     }
 
     /**

@@ -6,43 +6,94 @@ import java.util.function.LongPredicate;
 
 /**
  * One user's per-transaction state, as one value: the received transactions still needed (ids and
- * entries, in arrival order) and the largest event time that left ({@code evictedThrough}, see
- * {@link TrailingFeatureFunction}). Immutable: every change is a new value, so the heap backend's
- * copy-on-write snapshots never see it change under them.
+ * entries, in arrival order), the largest event time that left ({@code evictedThrough}, see {@link
+ * TrailingFeatureFunction}), and the transactions answered but never held (below). Immutable: every
+ * change is a new value, so the heap backend's copy-on-write snapshots never see it change under
+ * them.
  *
- * <p>Invariant: never empty. A user whose last entry left has no value at all (the state is
- * cleared), and a user's {@code evictedThrough} exists exactly as long as it has entries.
+ * <p><b>Held</b> entries ({@link #size}, {@link #id}, {@link #entry}) count in the trailing
+ * features of the user's later transactions and leave when the watermark reaches their eviction
+ * time. <b>Answered-only</b> entries ({@link #answeredOnlySize} ...) are transactions that arrived
+ * already past their eviction time: scored, never counted for another transaction (they count as
+ * left, in {@code evictedThrough}), kept only so that a producer retry of one gets the same answer
+ * as its first arrival, until the watermark reaches their {@code keptUntil}.
+ *
+ * <p>Invariant: never empty (held and answered-only together). A user with neither has no value at
+ * all (the state is cleared), and a user's {@code evictedThrough} exists exactly as long as it has
+ * either.
  */
 public final class UserReceivedTransactions {
+
+    private static final String[] NO_IDS = {};
+    private static final ReceivedTransaction[] NO_ENTRIES = {};
+    private static final long[] NO_TIMES = {};
 
     private final long evictedThrough;
     private final String[] ids;
     private final ReceivedTransaction[] entries;
+    private final String[] answeredIds;
+    private final ReceivedTransaction[] answered;
+    private final long[] keptUntil;
 
-    UserReceivedTransactions(long evictedThrough, String[] ids, ReceivedTransaction[] entries) {
-        if (ids.length != entries.length || ids.length == 0) {
+    UserReceivedTransactions(
+            long evictedThrough,
+            String[] ids,
+            ReceivedTransaction[] entries,
+            String[] answeredIds,
+            ReceivedTransaction[] answered,
+            long[] keptUntil) {
+        if (ids.length != entries.length
+                || answeredIds.length != answered.length
+                || answeredIds.length != keptUntil.length
+                || ids.length + answeredIds.length == 0) {
             throw new IllegalArgumentException(
                     "a user's received transactions: as many ids as entries, at least one ("
                             + ids.length
                             + " ids, "
                             + entries.length
-                            + " entries)");
+                            + " entries held; "
+                            + answeredIds.length
+                            + " ids, "
+                            + answered.length
+                            + " entries, "
+                            + keptUntil.length
+                            + " times answered only)");
         }
         this.evictedThrough = evictedThrough;
         this.ids = ids;
         this.entries = entries;
+        this.answeredIds = answeredIds;
+        this.answered = answered;
+        this.keptUntil = keptUntil;
     }
 
-    /** A user's first entry, its state starting from {@code evictedThrough}. */
+    /** A user's first entry, held, its state starting from {@code evictedThrough}. */
     static UserReceivedTransactions first(
             long evictedThrough, String id, ReceivedTransaction entry) {
         return new UserReceivedTransactions(
-                evictedThrough, new String[] {id}, new ReceivedTransaction[] {entry});
+                evictedThrough,
+                new String[] {id},
+                new ReceivedTransaction[] {entry},
+                NO_IDS,
+                NO_ENTRIES,
+                NO_TIMES);
+    }
+
+    /** A user's first entry, answered only, its state starting from {@code evictedThrough}. */
+    static UserReceivedTransactions firstAnsweredOnly(
+            long evictedThrough, String id, ReceivedTransaction entry, long keptUntil) {
+        return new UserReceivedTransactions(
+                evictedThrough,
+                NO_IDS,
+                NO_ENTRIES,
+                new String[] {id},
+                new ReceivedTransaction[] {entry},
+                new long[] {keptUntil});
     }
 
     /**
      * The largest event time of an entry that left this user's state, or of a transaction never
-     * stored because it arrived already past its eviction time, starting from what may have left
+     * held because it arrived already past its eviction time, starting from what may have left
      * before the state started ({@link TrailingFeatureFunction#mayHaveLeft}; {@link Long#MIN_VALUE}
      * for nothing). What {@code historyComplete} is judged by: the state's own content, not the
      * watermark of the moment, so that two attempts that hold the same entries give the same flag.
@@ -51,6 +102,7 @@ public final class UserReceivedTransactions {
         return evictedThrough;
     }
 
+    /** Held entries: those counted in later transactions' features. */
     public int size() {
         return ids.length;
     }
@@ -63,37 +115,73 @@ public final class UserReceivedTransactions {
         return entries[i];
     }
 
-    /** The entry of this transaction id, or null. */
+    /** Answered-only entries: kept for retries, never counted. */
+    public int answeredOnlySize() {
+        return answeredIds.length;
+    }
+
+    public String answeredOnlyId(int i) {
+        return answeredIds[i];
+    }
+
+    public ReceivedTransaction answeredOnly(int i) {
+        return answered[i];
+    }
+
+    /** The watermark at which answered-only entry {@code i} leaves. */
+    public long keptUntil(int i) {
+        return keptUntil[i];
+    }
+
+    /** The entry of this transaction id, held or answered only, or null. */
     ReceivedTransaction find(String id) {
         for (int i = 0; i < ids.length; i++) {
             if (ids[i].equals(id)) {
                 return entries[i];
             }
         }
+        for (int i = 0; i < answeredIds.length; i++) {
+            if (answeredIds[i].equals(id)) {
+                return answered[i];
+            }
+        }
         return null;
     }
 
-    /** This state with one more entry (an id not in it). */
+    /** This state with one more held entry (an id not in it). */
     UserReceivedTransactions with(String id, ReceivedTransaction entry) {
         String[] i = Arrays.copyOf(ids, ids.length + 1);
         ReceivedTransaction[] e = Arrays.copyOf(entries, entries.length + 1);
         i[ids.length] = id;
         e[entries.length] = entry;
-        return new UserReceivedTransactions(evictedThrough, i, e);
+        return new UserReceivedTransactions(evictedThrough, i, e, answeredIds, answered, keptUntil);
+    }
+
+    /** This state with one more answered-only entry (an id not in it), kept until {@code until}. */
+    UserReceivedTransactions withAnsweredOnly(String id, ReceivedTransaction entry, long until) {
+        String[] i = Arrays.copyOf(answeredIds, answeredIds.length + 1);
+        ReceivedTransaction[] e = Arrays.copyOf(answered, answered.length + 1);
+        long[] u = Arrays.copyOf(keptUntil, keptUntil.length + 1);
+        i[answeredIds.length] = id;
+        e[answered.length] = entry;
+        u[keptUntil.length] = until;
+        return new UserReceivedTransactions(evictedThrough, ids, entries, i, e, u);
     }
 
     /** This state with another {@code evictedThrough}. */
     UserReceivedTransactions evictedThrough(long through) {
         return through == evictedThrough
                 ? this
-                : new UserReceivedTransactions(through, ids, entries);
+                : new UserReceivedTransactions(
+                        through, ids, entries, answeredIds, answered, keptUntil);
     }
 
     /**
-     * This state without the entries whose event time {@code leaves}, {@code evictedThrough} raised
-     * to the largest of their event times; null if none is left.
+     * This state without the held entries whose event time {@code leaves} ({@code evictedThrough}
+     * raised to the largest of their event times) and without the answered-only entries kept until
+     * {@code watermark} or earlier; null if nothing is left.
      */
-    UserReceivedTransactions without(LongPredicate leaves) {
+    UserReceivedTransactions without(LongPredicate leaves, long watermark) {
         int kept = 0;
         long through = evictedThrough;
         String[] i = new String[ids.length];
@@ -108,14 +196,31 @@ public final class UserReceivedTransactions {
                 kept++;
             }
         }
-        if (kept == 0) {
+        int keptAnswered = 0;
+        String[] ai = new String[answeredIds.length];
+        ReceivedTransaction[] ae = new ReceivedTransaction[answered.length];
+        long[] au = new long[keptUntil.length];
+        for (int k = 0; k < answeredIds.length; k++) {
+            if (keptUntil[k] > watermark) {
+                ai[keptAnswered] = answeredIds[k];
+                ae[keptAnswered] = answered[k];
+                au[keptAnswered] = keptUntil[k];
+                keptAnswered++;
+            }
+        }
+        if (kept + keptAnswered == 0) {
             return null;
         }
-        if (kept == ids.length) {
+        if (kept == ids.length && keptAnswered == answeredIds.length) {
             return this;
         }
         return new UserReceivedTransactions(
-                through, Arrays.copyOf(i, kept), Arrays.copyOf(e, kept));
+                through,
+                Arrays.copyOf(i, kept),
+                Arrays.copyOf(e, kept),
+                Arrays.copyOf(ai, keptAnswered),
+                Arrays.copyOf(ae, keptAnswered),
+                Arrays.copyOf(au, keptAnswered));
     }
 
     @Override
@@ -123,12 +228,19 @@ public final class UserReceivedTransactions {
         return o instanceof UserReceivedTransactions r
                 && r.evictedThrough == evictedThrough
                 && Arrays.equals(r.ids, ids)
-                && Arrays.equals(r.entries, entries);
+                && Arrays.equals(r.entries, entries)
+                && Arrays.equals(r.answeredIds, answeredIds)
+                && Arrays.equals(r.answered, answered)
+                && Arrays.equals(r.keptUntil, keptUntil);
     }
 
     @Override
     public int hashCode() {
-        return Objects.hash(evictedThrough, Arrays.hashCode(ids), Arrays.hashCode(entries));
+        return Objects.hash(
+                evictedThrough,
+                Arrays.hashCode(ids),
+                Arrays.hashCode(entries),
+                Arrays.hashCode(answeredIds));
     }
 
     @Override
@@ -137,6 +249,8 @@ public final class UserReceivedTransactions {
                 + evictedThrough
                 + ", ids="
                 + Arrays.toString(ids)
+                + ", answeredOnly="
+                + Arrays.toString(answeredIds)
                 + "}";
     }
 }

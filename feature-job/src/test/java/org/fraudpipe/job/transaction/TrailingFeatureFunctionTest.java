@@ -142,12 +142,59 @@ class TrailingFeatureFunctionTest {
         assertThat(h.last().features.getHistoryComplete()).isFalse();
         assertThat(h.last().features.getTxCount()).as("a is evicted: a lower bound").isEqualTo(2);
 
-        // past its own eviction time on arrival: scored, not kept
+        // past its own eviction time on arrival: scored, not held (answered only, for retries)
         int entries = h.stateEntries();
         h.process(tx("e", "alice", 10, AT - 5 * MINUTE));
         assertThat(h.last().features.getTransactionId()).isEqualTo("e");
         assertThat(h.last().features.getHistoryComplete()).isFalse();
         assertThat(h.stateEntries()).isEqualTo(entries);
+        assertThat(h.answeredOnlyEntries()).isEqualTo(1);
+    }
+
+    /**
+     * Found by nightly parity at 20M ({@code RETRY_CONFLICT}): a transaction arriving past its
+     * eviction time counts as left for the user's later transactions, and its producer retry,
+     * seconds later, was judged by that too: answered with {@code historyComplete} false where the
+     * first answer said true. Now the retry gets the first answer while the transaction is kept
+     * answered-only (until the watermark at its arrival + T + L), and is scored anew after that.
+     */
+    @Test
+    void aRetryOfATransactionTooLateToBeHeldGetsItsFirstAnswerForTPlusL() throws Exception {
+        TrailingHarness h = open();
+        h.process(tx("a", "alice", 100, AT + 20 * MINUTE));
+        h.watermark(AT + 20 * MINUTE);
+
+        // x leaves at AT + 12m, before the watermark: not held. Nothing of (AT - 10m, AT] left.
+        h.process(arrival(tx("x", "alice", 10, AT), AT + 20 * MINUTE, 9_000L));
+        ArrivalFeatures first = h.last();
+        assertThat(first.features.getHistoryComplete()).isTrue();
+        assertThat(first.features.getTxCount()).isEqualTo(1);
+        assertThat(h.stateEntries()).as("held: a").isEqualTo(1);
+        assertThat(h.answeredOnlyEntries()).as("x").isEqualTo(1);
+
+        // x counts as left for another transaction of its window: not counted, flagged
+        h.process(tx("y", "alice", 10, AT));
+        assertThat(h.last().features.getHistoryComplete()).isFalse();
+        assertThat(h.last().features.getTxCount()).isEqualTo(1);
+
+        // x's retries get its first answer, up to the watermark at its arrival + T + L
+        h.process(arrival(tx("x", "alice", 10, AT), AT + 20 * MINUTE + 3, 9_500L));
+        h.watermark(AT + 32 * MINUTE - 1);
+        h.process(arrival(tx("x", "alice", 10, AT), AT + 32 * MINUTE, 9_900L));
+        for (ArrivalFeatures retry : h.answers().subList(3, 5)) {
+            assertThat(retry.retry).isTrue();
+            assertThat(retry.features).isEqualTo(first.features);
+            assertThat(retry.recordTimestamp).isEqualTo(9_000L);
+        }
+
+        // then nothing of alice is left (a leaves at AT + 32m too), and a retry is new again
+        h.watermark(AT + 32 * MINUTE);
+        assertThat(h.stateEntries()).isZero();
+        assertThat(h.answeredOnlyEntries()).isZero();
+        assertThat(h.timers()).isZero();
+        h.process(tx("x", "alice", 10, AT));
+        assertThat(h.last().retry).isFalse();
+        assertThat(h.last().features.getHistoryComplete()).isFalse();
     }
 
     /**
@@ -379,6 +426,11 @@ class TrailingFeatureFunctionTest {
         OperatorSubtaskState firstLayout;
         try {
             feed(before, steps.subList(0, cut));
+            // The first layout held no answered-only entries: cut where none is kept.
+            while (before.answeredOnlyEntries() > 0) {
+                feed(before, steps.subList(cut, cut + 1));
+                cut++;
+            }
             int entries = before.stateEntries();
             assertThat(entries).as("users with state at the cut").isPositive();
             before.rewriteInFirstLayout();
@@ -553,7 +605,8 @@ class TrailingFeatureFunctionTest {
      * The operator's contract re-done the obvious way: per user a list of stored transactions with
      * their answers, evicted when the watermark reaches event time + T + L; an arriving id found
      * there gets its stored answer; otherwise the features are counted with sets over the stored
-     * transactions in (t - T, t] plus x, and x is stored unless already past its eviction time.
+     * transactions in (t - T, t] plus x, and x is stored unless already past its eviction time;
+     * then it is kept answered-only, for its retries, until the highest watermark + T + L.
      */
     static final class NaiveOperator {
         private final long t;
@@ -563,6 +616,13 @@ class TrailingFeatureFunctionTest {
         private long highest = Long.MIN_VALUE;
 
         private record Stored(Transaction tx, Answer answer) {}
+
+        /**
+         * A transaction answered, never stored, kept for retries until the watermark reaches it.
+         */
+        private record AnsweredOnly(Answer answer, long until) {}
+
+        private final Map<String, Map<String, AnsweredOnly>> answeredOnly = new HashMap<>();
 
         record Answer(
                 long txCount,
@@ -653,7 +713,10 @@ class TrailingFeatureFunctionTest {
                         through = Math.max(through, e);
                     }
                 }
-                if (user.getValue().isEmpty()) {
+                Map<String, AnsweredOnly> answered =
+                        answeredOnly.getOrDefault(user.getKey(), new HashMap<>());
+                answered.values().removeIf(a -> a.until() <= watermark);
+                if (user.getValue().isEmpty() && answered.isEmpty()) {
                     evictedThrough.remove(user.getKey());
                 } else {
                     evictedThrough.put(user.getKey(), through);
@@ -682,6 +745,13 @@ class TrailingFeatureFunctionTest {
             Stored found = stored.get(x.getTransactionId());
             if (found != null) {
                 return found.answer().asRetry();
+            }
+            AnsweredOnly answered =
+                    answeredOnly
+                            .computeIfAbsent(x.getUserId(), u -> new HashMap<>())
+                            .get(x.getTransactionId());
+            if (answered != null) {
+                return answered.answer().asRetry();
             }
             long at = x.getEventTime().toEpochMilli();
             Set<String> devices = new HashSet<>();
@@ -720,8 +790,11 @@ class TrailingFeatureFunctionTest {
             if (at + t + l > watermark) {
                 evictedThrough.putIfAbsent(x.getUserId(), through(x.getUserId()));
                 stored.put(x.getTransactionId(), new Stored(x, a));
-            } else if (evictedThrough.containsKey(x.getUserId())) {
-                evictedThrough.merge(x.getUserId(), at, Math::max);
+            } else {
+                evictedThrough.put(x.getUserId(), Math.max(through(x.getUserId()), at));
+                answeredOnly
+                        .get(x.getUserId())
+                        .put(x.getTransactionId(), new AnsweredOnly(a, highest + t + l));
             }
             return a;
         }

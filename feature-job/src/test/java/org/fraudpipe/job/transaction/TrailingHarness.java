@@ -185,6 +185,15 @@ final class TrailingHarness {
         return n;
     }
 
+    /** Answered-only entries in state (kept for retries, never counted), over all users. */
+    int answeredOnlyEntries() throws Exception {
+        int n = 0;
+        for (UserReceivedTransactions r : userStates().values()) {
+            n += r.answeredOnlySize();
+        }
+        return n;
+    }
+
     /** Every user's per-transaction state, read through the state itself. */
     Map<String, UserReceivedTransactions> userStates() throws Exception {
         KeyedStateBackend<String> backend = backend();
@@ -247,6 +256,10 @@ final class TrailingHarness {
         for (var user : states.entrySet()) {
             backend.setCurrentKey(user.getKey());
             UserReceivedTransactions r = user.getValue();
+            if (r.answeredOnlySize() > 0) {
+                throw new IllegalStateException(
+                        "the first layout had no answered-only entries: " + r);
+            }
             for (int i = 0; i < r.size(); i++) {
                 entries.put(r.id(i), r.entry(i));
             }

@@ -12,44 +12,98 @@ import org.junit.jupiter.api.Test;
 /** The per-user state's bytes are a savepoint contract: fixed here, both ways. */
 class UserReceivedTransactionsSerializerTest {
 
-    /** {@link #sample()} in format 1. */
+    private static final String T1 =
+            "0374310100000194214ecd7b00000194214ed0e8872703b960a846076465762dfc01ac41"
+                    + "056d2d343203444502030105"; // "t1" and its entry
+    private static final String T2 =
+            "0374320100000194214ecd7b00000194214ed0e8872703b960a846076465762dfc01ac41"
+                    + "056d2d343203444502030105"; // "t2" and its entry
+
+    /** {@link #sample()} in format 1, as the first build of the per-user layout wrote it. */
     private static final String SAMPLE_FORMAT_1 =
             "01" // format
                     + "80000000000000ff" // evictedThrough
-                    + "02" // entries
-                    + "0374310100000194214ecd7b00000194214ed0e8872703b960a846076465762dfc01ac41"
-                    + "056d2d343203444502030105" // "t1" and its entry
-                    + "0374320100000194214ecd7b00000194214ed0e8872703b960a846076465762dfc01ac41"
-                    + "056d2d343203444502030105"; // "t2" and its entry
+                    + "02" // held entries
+                    + T1
+                    + T2;
+
+    /** {@link #sample()} in format 2. */
+    private static final String SAMPLE_FORMAT_2 =
+            "02" // format
+                    + "80000000000000ff" // evictedThrough
+                    + "02" // held entries
+                    + T1
+                    + T2
+                    + "00"; // answered-only entries
+
+    /** {@link #withAnsweredOnly()} in format 2. */
+    private static final String ANSWERED_ONLY_FORMAT_2 =
+            "02" // format
+                    + "00000194214ecd70" // evictedThrough
+                    + "01" // held entries
+                    + T1
+                    + "01" // answered-only entries
+                    + T2
+                    + "000001942164dff0"; // keptUntil
 
     private static UserReceivedTransactions sample() {
         ReceivedTransaction entry = ReceivedTransactionSerializerTest.sample();
         return UserReceivedTransactions.first(Long.MIN_VALUE + 255, "t1", entry).with("t2", entry);
     }
 
-    @Test
-    void writesTheFormat1Bytes() throws IOException {
-        DataOutputSerializer out = new DataOutputSerializer(128);
-        UserReceivedTransactionsSerializer.INSTANCE.serialize(sample(), out);
-        assertThat(HexFormat.of().formatHex(out.getCopyOfBuffer())).isEqualTo(SAMPLE_FORMAT_1);
+    private static UserReceivedTransactions withAnsweredOnly() {
+        ReceivedTransaction entry = ReceivedTransactionSerializerTest.sample();
+        return UserReceivedTransactions.first(1_735_725_600_112L, "t1", entry)
+                .withAnsweredOnly("t2", entry, 1_735_727_046_640L);
     }
 
     @Test
-    void readsTheFormat1Bytes() throws IOException {
-        DataInputDeserializer in =
-                new DataInputDeserializer(HexFormat.of().parseHex(SAMPLE_FORMAT_1));
-        assertThat(UserReceivedTransactionsSerializer.INSTANCE.deserialize(in)).isEqualTo(sample());
-        assertThat(in.available()).isZero();
+    void writesTheFormat2Bytes() throws IOException {
+        assertThat(write(sample())).isEqualTo(SAMPLE_FORMAT_2);
+        assertThat(write(withAnsweredOnly())).isEqualTo(ANSWERED_ONLY_FORMAT_2);
+    }
+
+    @Test
+    void readsTheFormat2Bytes() throws IOException {
+        assertThat(read(SAMPLE_FORMAT_2)).isEqualTo(sample());
+        UserReceivedTransactions answered = read(ANSWERED_ONLY_FORMAT_2);
+        assertThat(answered).isEqualTo(withAnsweredOnly());
+        assertThat(answered.size()).isEqualTo(1);
+        assertThat(answered.answeredOnlySize()).isEqualTo(1);
+        assertThat(answered.keptUntil(0)).isEqualTo(1_735_727_046_640L);
+    }
+
+    @Test
+    void readsTheFormat1BytesOfTheFirstBuildWithThisLayout() throws IOException {
+        assertThat(read(SAMPLE_FORMAT_1)).isEqualTo(sample());
     }
 
     @Test
     void refusesAFormatItDoesNotKnow() {
-        byte[] bytes = HexFormat.of().parseHex("02" + SAMPLE_FORMAT_1.substring(2));
-        assertThatThrownBy(
-                        () ->
-                                UserReceivedTransactionsSerializer.INSTANCE.deserialize(
-                                        new DataInputDeserializer(bytes)))
+        assertThatThrownBy(() -> read("03" + SAMPLE_FORMAT_2.substring(2)))
                 .isInstanceOf(IOException.class)
-                .hasMessageContaining("format 2, which this build cannot read");
+                .hasMessageContaining("format 3, which this build cannot read");
+    }
+
+    @Test
+    void refusesAValueWithoutEntries() {
+        assertThatThrownBy(() -> read("02" + "80000000000000ff" + "00" + "00"))
+                .isInstanceOf(IOException.class)
+                .hasMessageContaining("no entries");
+    }
+
+    private static String write(UserReceivedTransactions value) throws IOException {
+        DataOutputSerializer out = new DataOutputSerializer(128);
+        UserReceivedTransactionsSerializer.INSTANCE.serialize(value, out);
+        return HexFormat.of().formatHex(out.getCopyOfBuffer());
+    }
+
+    /** Reads one value from the hex bytes, all of them. */
+    private static UserReceivedTransactions read(String hex) throws IOException {
+        DataInputDeserializer in = new DataInputDeserializer(HexFormat.of().parseHex(hex));
+        UserReceivedTransactions value =
+                UserReceivedTransactionsSerializer.INSTANCE.deserialize(in);
+        assertThat(in.available()).isZero();
+        return value;
     }
 }
