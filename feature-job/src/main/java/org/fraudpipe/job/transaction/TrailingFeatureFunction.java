@@ -67,16 +67,18 @@ import org.fraudpipe.schemas.avro.Transaction;
  * watermark; without it a transaction arriving right after a restore would claim a complete history
  * the previous attempt had already evicted).
  *
- * <p>A transaction already past its eviction time when it arrives (against the highest watermark
- * seen) is scored but not held: it counts as left for the user's later transactions. It is kept
- * answered-only (never counted) until the watermark reaches the highest watermark at its arrival +
- * T + L, as long as a transaction arriving on time then would be held, so that its producer
- * retries, seconds later, get its answer: the flag included, which counting it as left would
- * otherwise turn to false for the retry (nightly parity found this as {@code RETRY_CONFLICT}). A
- * retry of an id no longer in state is indistinguishable from a new transaction: it is scored again
- * over what state holds then, possibly with other values, and a second record with that id is
- * written; it arrives more than T + L after its original's event time (or its arrival's watermark),
- * too late for the windows too when T is at least the window size.
+ * <p>Retries get the first answer until the watermark reaches {@code max(t, the highest watermark
+ * at the first arrival) + T + L} ({@link #keptUntil}): as long as a transaction arriving on time
+ * then would be held. A transaction already past its eviction time when it arrives (against the
+ * highest watermark seen) is scored but not held: it counts as left for the user's later
+ * transactions, and is kept answered-only (never counted) for its retries; a held one whose
+ * eviction time comes first is kept answered-only after it. Otherwise a producer retry seconds
+ * after a late transaction could find it gone, or counted as left, and get another answer (the flag
+ * turned to false: nightly parity found it as {@code RETRY_CONFLICT}). A retry of an id no longer
+ * in state is indistinguishable from a new transaction: it is scored again over what state holds
+ * then, possibly with other values, and a second record with that id is written; it arrives after
+ * the watermark passed the first arrival's by T + L, too late for the windows too when T is at
+ * least the window size.
  *
  * <p>Metrics: {@value #RETRIES} (arrivals answered with an earlier arrival's features) and {@value
  * #HISTORY_INCOMPLETE} (transactions scored with {@code historyComplete} false), counters and
@@ -154,6 +156,17 @@ public final class TrailingFeatureFunction
     public long evictionTime(long eventTimeMillis) {
         long keep = trailingMillis + allowedLatenessMillis;
         return eventTimeMillis <= Long.MAX_VALUE - keep ? eventTimeMillis + keep : Long.MAX_VALUE;
+    }
+
+    /**
+     * The watermark up to which a retry of a transaction with this event time, arriving now, gets
+     * its first answer: {@code max(eventTime, highest watermark seen) + T + L}, as long as a
+     * transaction arriving on time now would be held. For one on time it is its eviction time; for
+     * a late one later (it is kept answered-only after its eviction), so that a retry seconds after
+     * a late transaction never finds it gone.
+     */
+    private long keptUntil(long eventTimeMillis) {
+        return evictionTime(Math.max(eventTimeMillis, highestWatermark));
     }
 
     /**
@@ -260,6 +273,8 @@ public final class TrailingFeatureFunction
                 ReceivedTransaction.of(
                         tx, arrivalTimestamp, record.receivedAt, features.result(), complete);
         UserReceivedTransactions updated;
+        // Retries get this answer for as long as a transaction arriving on time now would be held.
+        long keptUntil = keptUntil(eventTime);
         // Against the highest watermark, not the current one: right after a restore the current
         // one starts over, and holding what the previous attempt would not have held would change
         // later answers.
@@ -268,14 +283,12 @@ public final class TrailingFeatureFunction
             // campaign found a transaction hours late judged complete by a fresh MIN here).
             updated =
                     state == null
-                            ? UserReceivedTransactions.first(through, id, entry)
-                            : state.with(id, entry);
+                            ? UserReceivedTransactions.first(through, id, entry, keptUntil)
+                            : state.with(id, entry, keptUntil);
         } else {
             // Not held: as good as evicted for the user's later transactions (for a user without
-            // state, mayHaveLeft already covers it). Kept answered-only, so that a retry gets this
-            // answer, for as long as a transaction arriving on time now would be held.
+            // state, mayHaveLeft already covers it); kept answered-only for its retries.
             long left = Math.max(through, eventTime);
-            long keptUntil = evictionTime(highestWatermark);
             updated =
                     state == null
                             ? UserReceivedTransactions.firstAnsweredOnly(left, id, entry, keptUntil)
@@ -358,8 +371,9 @@ public final class TrailingFeatureFunction
         for (Map.Entry<String, ReceivedTransaction> e : firstLayoutEntries.entries()) {
             moved =
                     moved == null
-                            ? UserReceivedTransactions.first(through, e.getKey(), e.getValue())
-                            : moved.with(e.getKey(), e.getValue());
+                            ? UserReceivedTransactions.first(
+                                    through, e.getKey(), e.getValue(), Long.MIN_VALUE)
+                            : moved.with(e.getKey(), e.getValue(), Long.MIN_VALUE);
         }
         firstLayoutEntries.clear();
         firstLayoutEvictedThrough.clear();

@@ -7,16 +7,17 @@ import java.util.function.LongPredicate;
 /**
  * One user's per-transaction state, as one value: the received transactions still needed (ids and
  * entries, in arrival order), the largest event time that left ({@code evictedThrough}, see {@link
- * TrailingFeatureFunction}), and the transactions answered but never held (below). Immutable: every
- * change is a new value, so the heap backend's copy-on-write snapshots never see it change under
- * them.
+ * TrailingFeatureFunction}), and how long each answer is kept for retries. Immutable: every change
+ * is a new value, so the heap backend's copy-on-write snapshots never see it change under them.
  *
  * <p><b>Held</b> entries ({@link #size}, {@link #id}, {@link #entry}) count in the trailing
- * features of the user's later transactions and leave when the watermark reaches their eviction
- * time. <b>Answered-only</b> entries ({@link #answeredOnlySize} ...) are transactions that arrived
- * already past their eviction time: scored, never counted for another transaction (they count as
- * left, in {@code evictedThrough}), kept only so that a producer retry of one gets the same answer
- * as its first arrival, until the watermark reaches their {@code keptUntil}.
+ * features of the user's later transactions until the watermark reaches their eviction time.
+ * <b>Answered-only</b> entries ({@link #answeredOnlySize} ...) count for no one (they count as
+ * left, in {@code evictedThrough}); they are kept only so that a producer retry gets the first
+ * answer: a transaction that arrived already past its eviction time, or a held one whose eviction
+ * time came before its {@code keptUntil}. Every entry has a {@code keptUntil}, the watermark up to
+ * which a retry of it gets its answer ({@link Long#MIN_VALUE} for a held entry restored from a
+ * value without one: its eviction time).
  *
  * <p>Invariant: never empty (held and answered-only together). A user with neither has no value at
  * all (the state is cleared), and a user's {@code evictedThrough} exists exactly as long as it has
@@ -31,6 +32,7 @@ public final class UserReceivedTransactions {
     private final long evictedThrough;
     private final String[] ids;
     private final ReceivedTransaction[] entries;
+    private final long[] heldKeptUntil;
     private final String[] answeredIds;
     private final ReceivedTransaction[] answered;
     private final long[] keptUntil;
@@ -39,10 +41,12 @@ public final class UserReceivedTransactions {
             long evictedThrough,
             String[] ids,
             ReceivedTransaction[] entries,
+            long[] heldKeptUntil,
             String[] answeredIds,
             ReceivedTransaction[] answered,
             long[] keptUntil) {
         if (ids.length != entries.length
+                || ids.length != heldKeptUntil.length
                 || answeredIds.length != answered.length
                 || answeredIds.length != keptUntil.length
                 || ids.length + answeredIds.length == 0) {
@@ -51,7 +55,9 @@ public final class UserReceivedTransactions {
                             + ids.length
                             + " ids, "
                             + entries.length
-                            + " entries held; "
+                            + " entries, "
+                            + heldKeptUntil.length
+                            + " times held; "
                             + answeredIds.length
                             + " ids, "
                             + answered.length
@@ -62,6 +68,7 @@ public final class UserReceivedTransactions {
         this.evictedThrough = evictedThrough;
         this.ids = ids;
         this.entries = entries;
+        this.heldKeptUntil = heldKeptUntil;
         this.answeredIds = answeredIds;
         this.answered = answered;
         this.keptUntil = keptUntil;
@@ -69,11 +76,12 @@ public final class UserReceivedTransactions {
 
     /** A user's first entry, held, its state starting from {@code evictedThrough}. */
     static UserReceivedTransactions first(
-            long evictedThrough, String id, ReceivedTransaction entry) {
+            long evictedThrough, String id, ReceivedTransaction entry, long keptUntil) {
         return new UserReceivedTransactions(
                 evictedThrough,
                 new String[] {id},
                 new ReceivedTransaction[] {entry},
+                new long[] {keptUntil},
                 NO_IDS,
                 NO_ENTRIES,
                 NO_TIMES);
@@ -86,6 +94,7 @@ public final class UserReceivedTransactions {
                 evictedThrough,
                 NO_IDS,
                 NO_ENTRIES,
+                NO_TIMES,
                 new String[] {id},
                 new ReceivedTransaction[] {entry},
                 new long[] {keptUntil});
@@ -113,6 +122,14 @@ public final class UserReceivedTransactions {
 
     public ReceivedTransaction entry(int i) {
         return entries[i];
+    }
+
+    /**
+     * The watermark up to which a retry of held entry {@code i} gets its answer (after its eviction
+     * time, as an answered-only entry), or {@link Long#MIN_VALUE}: its eviction time.
+     */
+    public long heldKeptUntil(int i) {
+        return heldKeptUntil[i];
     }
 
     /** Answered-only entries: kept for retries, never counted. */
@@ -148,13 +165,18 @@ public final class UserReceivedTransactions {
         return null;
     }
 
-    /** This state with one more held entry (an id not in it). */
-    UserReceivedTransactions with(String id, ReceivedTransaction entry) {
+    /**
+     * This state with one more held entry (an id not in it), kept for retries until {@code until}.
+     */
+    UserReceivedTransactions with(String id, ReceivedTransaction entry, long until) {
         String[] i = Arrays.copyOf(ids, ids.length + 1);
         ReceivedTransaction[] e = Arrays.copyOf(entries, entries.length + 1);
+        long[] u = Arrays.copyOf(heldKeptUntil, heldKeptUntil.length + 1);
         i[ids.length] = id;
         e[entries.length] = entry;
-        return new UserReceivedTransactions(evictedThrough, i, e, answeredIds, answered, keptUntil);
+        u[heldKeptUntil.length] = until;
+        return new UserReceivedTransactions(
+                evictedThrough, i, e, u, answeredIds, answered, keptUntil);
     }
 
     /** This state with one more answered-only entry (an id not in it), kept until {@code until}. */
@@ -165,7 +187,7 @@ public final class UserReceivedTransactions {
         i[answeredIds.length] = id;
         e[answered.length] = entry;
         u[keptUntil.length] = until;
-        return new UserReceivedTransactions(evictedThrough, ids, entries, i, e, u);
+        return new UserReceivedTransactions(evictedThrough, ids, entries, heldKeptUntil, i, e, u);
     }
 
     /** This state with another {@code evictedThrough}. */
@@ -173,38 +195,47 @@ public final class UserReceivedTransactions {
         return through == evictedThrough
                 ? this
                 : new UserReceivedTransactions(
-                        through, ids, entries, answeredIds, answered, keptUntil);
+                        through, ids, entries, heldKeptUntil, answeredIds, answered, keptUntil);
     }
 
     /**
-     * This state without the held entries whose event time {@code leaves} ({@code evictedThrough}
-     * raised to the largest of their event times) and without the answered-only entries kept until
-     * {@code watermark} or earlier; null if nothing is left.
+     * This state at {@code watermark}: the held entries whose event time {@code leaves} no longer
+     * counted ({@code evictedThrough} raised to the largest of their event times), kept
+     * answered-only if their {@code keptUntil} is later than the watermark; the answered-only
+     * entries kept until the watermark or earlier gone. Null if nothing is left.
      */
     UserReceivedTransactions without(LongPredicate leaves, long watermark) {
         int kept = 0;
         long through = evictedThrough;
         String[] i = new String[ids.length];
         ReceivedTransaction[] e = new ReceivedTransaction[entries.length];
-        for (int k = 0; k < ids.length; k++) {
-            long eventTime = entries[k].eventTime();
-            if (leaves.test(eventTime)) {
-                through = Math.max(through, eventTime);
-            } else {
-                i[kept] = ids[k];
-                e[kept] = entries[k];
-                kept++;
-            }
-        }
+        long[] u = new long[heldKeptUntil.length];
         int keptAnswered = 0;
-        String[] ai = new String[answeredIds.length];
-        ReceivedTransaction[] ae = new ReceivedTransaction[answered.length];
-        long[] au = new long[keptUntil.length];
+        String[] ai = new String[answeredIds.length + ids.length];
+        ReceivedTransaction[] ae = new ReceivedTransaction[ai.length];
+        long[] au = new long[ai.length];
         for (int k = 0; k < answeredIds.length; k++) {
             if (keptUntil[k] > watermark) {
                 ai[keptAnswered] = answeredIds[k];
                 ae[keptAnswered] = answered[k];
                 au[keptAnswered] = keptUntil[k];
+                keptAnswered++;
+            }
+        }
+        for (int k = 0; k < ids.length; k++) {
+            long eventTime = entries[k].eventTime();
+            if (!leaves.test(eventTime)) {
+                i[kept] = ids[k];
+                e[kept] = entries[k];
+                u[kept] = heldKeptUntil[k];
+                kept++;
+                continue;
+            }
+            through = Math.max(through, eventTime);
+            if (heldKeptUntil[k] > watermark) {
+                ai[keptAnswered] = ids[k];
+                ae[keptAnswered] = entries[k];
+                au[keptAnswered] = heldKeptUntil[k];
                 keptAnswered++;
             }
         }
@@ -218,6 +249,7 @@ public final class UserReceivedTransactions {
                 through,
                 Arrays.copyOf(i, kept),
                 Arrays.copyOf(e, kept),
+                Arrays.copyOf(u, kept),
                 Arrays.copyOf(ai, keptAnswered),
                 Arrays.copyOf(ae, keptAnswered),
                 Arrays.copyOf(au, keptAnswered));
@@ -229,6 +261,7 @@ public final class UserReceivedTransactions {
                 && r.evictedThrough == evictedThrough
                 && Arrays.equals(r.ids, ids)
                 && Arrays.equals(r.entries, entries)
+                && Arrays.equals(r.heldKeptUntil, heldKeptUntil)
                 && Arrays.equals(r.answeredIds, answeredIds)
                 && Arrays.equals(r.answered, answered)
                 && Arrays.equals(r.keptUntil, keptUntil);

@@ -13,13 +13,14 @@ import org.fraudpipe.job.features.StringValueCodec;
  * written on every arrival of the user with RocksDB, stored in every checkpoint and savepoint).
  *
  * <p>Format 2: a format byte (2), {@code evictedThrough} (8 bytes), the number of held entries
- * (unsigned varint), per held entry its transaction id in Flink's {@link StringValue} encoding and
- * the entry as {@link ReceivedTransactionSerializer} writes it (its own format byte included), then
- * the number of answered-only entries (unsigned varint) and per such entry its id, the entry and
- * its {@code keptUntil} (8 bytes). About 85 bytes per entry with the simulator's ids.
+ * (unsigned varint), per held entry its transaction id in Flink's {@link StringValue} encoding, the
+ * entry as {@link ReceivedTransactionSerializer} writes it (its own format byte included) and its
+ * {@code keptUntil} (8 bytes), then the number of answered-only entries (unsigned varint) and each
+ * the same way. About 95 bytes per entry with the simulator's ids.
  *
- * <p>Format 1 (read, never written): the same without the answered-only part, at least one held
- * entry. A build that writes format 1 refuses format 2 with a message naming both.
+ * <p>Format 1 (read, never written): held entries only, without {@code keptUntil} (read as {@link
+ * Long#MIN_VALUE}: kept for retries until the eviction time, as that build did), at least one. A
+ * build that writes format 1 refuses format 2 with a message naming both.
  *
  * <p>Compatibility as {@link ReceivedTransactionSerializer}'s: the format byte lets a later build
  * read this one's values (a new format is a new reader here, never a change in place).
@@ -48,6 +49,7 @@ public final class UserReceivedTransactionsSerializer
         for (int i = 0; i < r.size(); i++) {
             StringValueCodec.write(r.id(i), out);
             ReceivedTransactionSerializer.INSTANCE.serialize(r.entry(i), out);
+            out.writeLong(r.heldKeptUntil(i));
         }
         ReceivedTransactionSerializer.writeVarLong(r.answeredOnlySize(), out);
         for (int i = 0; i < r.answeredOnlySize(); i++) {
@@ -74,9 +76,11 @@ public final class UserReceivedTransactionsSerializer
         int held = count(in, "held");
         String[] ids = new String[held];
         ReceivedTransaction[] entries = new ReceivedTransaction[held];
+        long[] heldKeptUntil = new long[held];
         for (int i = 0; i < held; i++) {
             ids[i] = StringValueCodec.read(in);
             entries[i] = ReceivedTransactionSerializer.INSTANCE.deserialize(in);
+            heldKeptUntil[i] = format == FORMAT ? in.readLong() : Long.MIN_VALUE;
         }
         int answeredOnly = format == FORMAT ? count(in, "answered-only") : 0;
         if (held + answeredOnly == 0 || format == FORMAT_WITHOUT_ANSWERED_ONLY && held == 0) {
@@ -91,7 +95,7 @@ public final class UserReceivedTransactionsSerializer
             keptUntil[i] = in.readLong();
         }
         return new UserReceivedTransactions(
-                evictedThrough, ids, entries, answeredIds, answered, keptUntil);
+                evictedThrough, ids, entries, heldKeptUntil, answeredIds, answered, keptUntil);
     }
 
     private static int count(DataInputView in, String what) throws IOException {

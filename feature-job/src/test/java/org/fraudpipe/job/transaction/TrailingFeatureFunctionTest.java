@@ -252,6 +252,34 @@ class TrailingFeatureFunctionTest {
         assertThat(h.last().features.getHistoryComplete()).isTrue();
     }
 
+    /**
+     * The same for a late transaction still held: its eviction time comes before the watermark at
+     * its arrival + T + L, and a retry after it gets the first answer too.
+     */
+    @Test
+    void aRetryOfALateTransactionGetsItsFirstAnswerAfterItsEvictionTime() throws Exception {
+        TrailingHarness h = open();
+        h.process(tx("a", "alice", 1, AT + 10 * MINUTE)); // alice's state knows nothing left
+        h.watermark(AT + 11 * MINUTE);
+        h.process(tx("z", "alice", 10, AT)); // behind the watermark, held until AT + 12m
+        ArrivalFeatures first = h.last();
+        assertThat(first.features.getHistoryComplete()).isTrue();
+
+        h.watermark(AT + 12 * MINUTE); // z leaves: no longer counted, kept for its retries
+        assertThat(h.stateEntries()).as("a").isEqualTo(1);
+        assertThat(h.answeredOnlyEntries()).isEqualTo(1);
+        h.process(tx("w", "alice", 10, AT + 5 * MINUTE)); // its window held z, which left
+        assertThat(h.last().features.getHistoryComplete()).isFalse();
+        assertThat(h.last().features.getTxCount()).isEqualTo(1);
+        h.process(tx("z", "alice", 10, AT));
+        assertThat(h.last().retry).isTrue();
+        assertThat(h.last().features).isEqualTo(first.features);
+
+        h.watermark(AT + 23 * MINUTE); // the watermark at z's arrival + T + L
+        h.process(tx("z", "alice", 10, AT));
+        assertThat(h.last().retry).isFalse();
+    }
+
     @Test
     void stateAndTheOneTimerPerUserAreGoneOnceTheWatermarkPassesEveryEventTimePlusTPlusL()
             throws Exception {
@@ -417,7 +445,10 @@ class TrailingFeatureFunctionTest {
     @ParameterizedTest(name = "heap={0}")
     @ValueSource(booleans = {true, false})
     void stateOfTheFirstLayoutRestoresIntoTheSameAnswers(boolean heap) throws Exception {
-        List<Step> steps = randomSteps(new Random(78), 400);
+        // The first layout kept no answer past its eviction time, so the cut is where this build
+        // keeps none either: in a stretch of traffic that arrives on time and is not retried (both
+        // runs then hold the same state), after late and retried traffic, before more of it.
+        List<Step> steps = randomSteps(new Random(78), 400, 150, 250);
         int cut = steps.size() / 2;
         List<ArrivalFeatures> uninterrupted = run(steps, 0, steps.size(), heap, null).answers;
 
@@ -426,11 +457,11 @@ class TrailingFeatureFunctionTest {
         OperatorSubtaskState firstLayout;
         try {
             feed(before, steps.subList(0, cut));
-            // The first layout held no answered-only entries: cut where none is kept.
-            while (before.answeredOnlyEntries() > 0) {
+            while (before.entriesKeptPastEviction() > 0) {
                 feed(before, steps.subList(cut, cut + 1));
                 cut++;
             }
+            assertThat(cut).as("cut inside the on-time stretch").isLessThan(steps.size() * 5 / 8);
             int entries = before.stateEntries();
             assertThat(entries).as("users with state at the cut").isPositive();
             before.rewriteInFirstLayout();
@@ -524,6 +555,13 @@ class TrailingFeatureFunctionTest {
      * a fifth of them retried later, some with another payload.
      */
     static List<Step> randomSteps(Random random, int n) {
+        return randomSteps(random, n, n, n);
+    }
+
+    /**
+     * As above, arrivals {@code calmFrom} to {@code calmTo} (exclusive) on time and not retried.
+     */
+    static List<Step> randomSteps(Random random, int n, int calmFrom, int calmTo) {
         List<Step> steps = new ArrayList<>();
         List<Transaction> sent = new ArrayList<>();
         long clock = AT;
@@ -531,7 +569,8 @@ class TrailingFeatureFunctionTest {
         long watermark = Long.MIN_VALUE;
         for (int i = 0; i < n; i++) {
             Transaction x;
-            if (!sent.isEmpty() && random.nextInt(6) == 0) {
+            boolean calm = i >= calmFrom && i < calmTo;
+            if (!calm && !sent.isEmpty() && random.nextInt(6) == 0) {
                 Transaction original =
                         sent.get(sent.size() - 1 - random.nextInt(Math.min(30, sent.size())));
                 x = Transaction.newBuilder(original).build();
@@ -541,7 +580,7 @@ class TrailingFeatureFunctionTest {
                 }
             } else {
                 clock += random.nextInt(40_000);
-                int kind = random.nextInt(20);
+                int kind = calm ? 0 : random.nextInt(20);
                 long delay =
                         kind < 14
                                 ? random.nextInt(10_000)
@@ -606,7 +645,8 @@ class TrailingFeatureFunctionTest {
      * their answers, evicted when the watermark reaches event time + T + L; an arriving id found
      * there gets its stored answer; otherwise the features are counted with sets over the stored
      * transactions in (t - T, t] plus x, and x is stored unless already past its eviction time;
-     * then it is kept answered-only, for its retries, until the highest watermark + T + L.
+     * every answer is kept for retries until the watermark reaches max(t, highest watermark) + T +
+     * L, after its eviction as answered-only.
      */
     static final class NaiveOperator {
         private final long t;
@@ -617,10 +657,11 @@ class TrailingFeatureFunctionTest {
 
         private record Stored(Transaction tx, Answer answer) {}
 
-        /**
-         * A transaction answered, never stored, kept for retries until the watermark reaches it.
-         */
+        /** A transaction no longer counted, kept for retries until the watermark reaches it. */
         private record AnsweredOnly(Answer answer, long until) {}
+
+        /** Per stored transaction id: until when its answer is kept for retries. */
+        private final Map<String, Long> keptUntil = new HashMap<>();
 
         private final Map<String, Map<String, AnsweredOnly>> answeredOnly = new HashMap<>();
 
@@ -706,16 +747,23 @@ class TrailingFeatureFunctionTest {
             highest = Math.max(highest, w);
             for (Map.Entry<String, LinkedHashMap<String, Stored>> user : users.entrySet()) {
                 long through = evictedThrough.getOrDefault(user.getKey(), Long.MIN_VALUE);
-                for (var it = user.getValue().values().iterator(); it.hasNext(); ) {
-                    long e = it.next().tx().getEventTime().toEpochMilli();
+                Map<String, AnsweredOnly> answered =
+                        answeredOnly.computeIfAbsent(user.getKey(), u -> new HashMap<>());
+                answered.values().removeIf(a -> a.until() <= watermark);
+                for (var it = user.getValue().entrySet().iterator(); it.hasNext(); ) {
+                    var stored = it.next();
+                    long e = stored.getValue().tx().getEventTime().toEpochMilli();
                     if (e + t + l <= watermark) {
                         it.remove();
                         through = Math.max(through, e);
+                        long until = keptUntil.remove(stored.getKey());
+                        if (until > watermark) {
+                            answered.put(
+                                    stored.getKey(),
+                                    new AnsweredOnly(stored.getValue().answer(), until));
+                        }
                     }
                 }
-                Map<String, AnsweredOnly> answered =
-                        answeredOnly.getOrDefault(user.getKey(), new HashMap<>());
-                answered.values().removeIf(a -> a.until() <= watermark);
                 if (user.getValue().isEmpty() && answered.isEmpty()) {
                     evictedThrough.remove(user.getKey());
                 } else {
@@ -787,14 +835,16 @@ class TrailingFeatureFunctionTest {
                             newCountry,
                             complete(x.getUserId(), at),
                             false);
+            long until = Math.max(at, highest) + t + l;
             if (at + t + l > watermark) {
                 evictedThrough.putIfAbsent(x.getUserId(), through(x.getUserId()));
                 stored.put(x.getTransactionId(), new Stored(x, a));
+                keptUntil.put(x.getTransactionId(), until);
             } else {
                 evictedThrough.put(x.getUserId(), Math.max(through(x.getUserId()), at));
                 answeredOnly
                         .get(x.getUserId())
-                        .put(x.getTransactionId(), new AnsweredOnly(a, highest + t + l));
+                        .put(x.getTransactionId(), new AnsweredOnly(a, until));
             }
             return a;
         }

@@ -19,7 +19,10 @@ class UserReceivedTransactionsSerializerTest {
             "0374320100000194214ecd7b00000194214ed0e8872703b960a846076465762dfc01ac41"
                     + "056d2d343203444502030105"; // "t2" and its entry
 
-    /** {@link #sample()} in format 1, as the first build of the per-user layout wrote it. */
+    /**
+     * {@link #sample()} in format 1, as the first build of the per-user layout wrote it (without
+     * {@code keptUntil}: read as its eviction time).
+     */
     private static final String SAMPLE_FORMAT_1 =
             "01" // format
                     + "80000000000000ff" // evictedThrough
@@ -33,7 +36,9 @@ class UserReceivedTransactionsSerializerTest {
                     + "80000000000000ff" // evictedThrough
                     + "02" // held entries
                     + T1
+                    + "8000000000000000" // keptUntil: its eviction time
                     + T2
+                    + "8000000000000000"
                     + "00"; // answered-only entries
 
     /** {@link #withAnsweredOnly()} in format 2. */
@@ -42,18 +47,20 @@ class UserReceivedTransactionsSerializerTest {
                     + "00000194214ecd70" // evictedThrough
                     + "01" // held entries
                     + T1
+                    + "0000019421666690" // keptUntil
                     + "01" // answered-only entries
                     + T2
                     + "000001942164dff0"; // keptUntil
 
     private static UserReceivedTransactions sample() {
         ReceivedTransaction entry = ReceivedTransactionSerializerTest.sample();
-        return UserReceivedTransactions.first(Long.MIN_VALUE + 255, "t1", entry).with("t2", entry);
+        return UserReceivedTransactions.first(Long.MIN_VALUE + 255, "t1", entry, Long.MIN_VALUE)
+                .with("t2", entry, Long.MIN_VALUE);
     }
 
     private static UserReceivedTransactions withAnsweredOnly() {
         ReceivedTransaction entry = ReceivedTransactionSerializerTest.sample();
-        return UserReceivedTransactions.first(1_735_725_600_112L, "t1", entry)
+        return UserReceivedTransactions.first(1_735_725_600_112L, "t1", entry, 1_735_727_146_640L)
                 .withAnsweredOnly("t2", entry, 1_735_727_046_640L);
     }
 
@@ -70,6 +77,7 @@ class UserReceivedTransactionsSerializerTest {
         assertThat(answered).isEqualTo(withAnsweredOnly());
         assertThat(answered.size()).isEqualTo(1);
         assertThat(answered.answeredOnlySize()).isEqualTo(1);
+        assertThat(answered.heldKeptUntil(0)).isEqualTo(1_735_727_146_640L);
         assertThat(answered.keptUntil(0)).isEqualTo(1_735_727_046_640L);
     }
 
