@@ -47,16 +47,20 @@ public final class UserReceivedTransactionsSerializer
         out.writeLong(r.evictedThrough());
         ReceivedTransactionSerializer.writeVarLong(r.size(), out);
         for (int i = 0; i < r.size(); i++) {
-            StringValueCodec.write(r.id(i), out);
-            ReceivedTransactionSerializer.INSTANCE.serialize(r.entry(i), out);
-            out.writeLong(r.heldKeptUntil(i));
+            writeEntry(r.id(i), r.entry(i), r.heldKeptUntil(i), out);
         }
         ReceivedTransactionSerializer.writeVarLong(r.answeredOnlySize(), out);
         for (int i = 0; i < r.answeredOnlySize(); i++) {
-            StringValueCodec.write(r.answeredOnlyId(i), out);
-            ReceivedTransactionSerializer.INSTANCE.serialize(r.answeredOnly(i), out);
-            out.writeLong(r.keptUntil(i));
+            writeEntry(r.answeredOnlyId(i), r.answeredOnly(i), r.keptUntil(i), out);
         }
+    }
+
+    private static void writeEntry(
+            String id, ReceivedTransaction entry, long keptUntil, DataOutputView out)
+            throws IOException {
+        StringValueCodec.write(id, out);
+        ReceivedTransactionSerializer.INSTANCE.serialize(entry, out);
+        out.writeLong(keptUntil);
     }
 
     @Override
@@ -72,39 +76,53 @@ public final class UserReceivedTransactionsSerializer
                             + FORMAT
                             + "): restore it with the build that wrote it or a newer one");
         }
+        boolean first = format == FORMAT_WITHOUT_ANSWERED_ONLY;
         long evictedThrough = in.readLong();
-        int held = count(in, "held");
-        String[] ids = new String[held];
-        ReceivedTransaction[] entries = new ReceivedTransaction[held];
-        long[] heldKeptUntil = new long[held];
-        for (int i = 0; i < held; i++) {
-            ids[i] = StringValueCodec.read(in);
-            entries[i] = ReceivedTransactionSerializer.INSTANCE.deserialize(in);
-            heldKeptUntil[i] = format == FORMAT ? in.readLong() : Long.MIN_VALUE;
-        }
-        int answeredOnly = format == FORMAT ? count(in, "answered-only") : 0;
-        if (held + answeredOnly == 0 || format == FORMAT_WITHOUT_ANSWERED_ONLY && held == 0) {
+        Section held = Section.read(in, "held", !first);
+        Section answered = first ? Section.NONE : Section.read(in, "answered-only", true);
+        if (held.ids.length + answered.ids.length == 0 || first && held.ids.length == 0) {
             throw new IOException("corrupt per-user received-transactions state: no entries");
         }
-        String[] answeredIds = new String[answeredOnly];
-        ReceivedTransaction[] answered = new ReceivedTransaction[answeredOnly];
-        long[] keptUntil = new long[answeredOnly];
-        for (int i = 0; i < answeredOnly; i++) {
-            answeredIds[i] = StringValueCodec.read(in);
-            answered[i] = ReceivedTransactionSerializer.INSTANCE.deserialize(in);
-            keptUntil[i] = in.readLong();
-        }
         return new UserReceivedTransactions(
-                evictedThrough, ids, entries, heldKeptUntil, answeredIds, answered, keptUntil);
+                evictedThrough,
+                held.ids,
+                held.entries,
+                held.keptUntil,
+                answered.ids,
+                answered.entries,
+                answered.keptUntil);
     }
 
-    private static int count(DataInputView in, String what) throws IOException {
-        long n = ReceivedTransactionSerializer.readVarLong(in);
-        if (n < 0 || n > Integer.MAX_VALUE) {
-            throw new IOException(
-                    "corrupt per-user received-transactions state: " + n + " " + what + " entries");
+    /** The held or the answered-only entries of a value, as read. */
+    private record Section(String[] ids, ReceivedTransaction[] entries, long[] keptUntil) {
+
+        static final Section NONE =
+                new Section(new String[0], new ReceivedTransaction[0], new long[0]);
+
+        /** Without {@code keptUntil} (format 1), each is read as {@link Long#MIN_VALUE}. */
+        static Section read(DataInputView in, String what, boolean withKeptUntil)
+                throws IOException {
+            long n = ReceivedTransactionSerializer.readVarLong(in);
+            if (n < 0 || n > Integer.MAX_VALUE) {
+                throw new IOException(
+                        "corrupt per-user received-transactions state: "
+                                + n
+                                + " "
+                                + what
+                                + " entries");
+            }
+            Section s =
+                    new Section(
+                            new String[(int) n],
+                            new ReceivedTransaction[(int) n],
+                            new long[(int) n]);
+            for (int i = 0; i < n; i++) {
+                s.ids[i] = StringValueCodec.read(in);
+                s.entries[i] = ReceivedTransactionSerializer.INSTANCE.deserialize(in);
+                s.keptUntil[i] = withKeptUntil ? in.readLong() : Long.MIN_VALUE;
+            }
+            return s;
         }
-        return (int) n;
     }
 
     @Override
