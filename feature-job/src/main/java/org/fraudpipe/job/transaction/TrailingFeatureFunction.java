@@ -253,10 +253,11 @@ public final class TrailingFeatureFunction
         }
 
         TrailingFeatures features = TrailingFeatures.of(tx, trailing);
-        for (int i = 0; state != null && i < state.size(); i++) {
-            ReceivedTransaction r = state.entry(i);
+        ReceivedEntries held = state == null ? ReceivedEntries.NONE : state.held();
+        for (int i = 0; i < held.size(); i++) {
+            ReceivedTransaction r = held.entry(i);
             features.add(
-                    state.id(i),
+                    held.id(i),
                     r.eventTime(),
                     r.amountMinor(),
                     r.deviceId(),
@@ -344,11 +345,13 @@ public final class TrailingFeatureFunction
      */
     private long nextLeaving(UserReceivedTransactions state) {
         long next = Long.MAX_VALUE;
-        for (int i = 0; i < state.size(); i++) {
-            next = Math.min(next, evictionTime(state.entry(i).eventTime()));
+        ReceivedEntries held = state.held();
+        for (int i = 0; i < held.size(); i++) {
+            next = Math.min(next, evictionTime(held.entry(i).eventTime()));
         }
-        for (int i = 0; i < state.answeredOnlySize(); i++) {
-            next = Math.min(next, state.keptUntil(i));
+        ReceivedEntries answeredOnly = state.answeredOnly();
+        for (int i = 0; i < answeredOnly.size(); i++) {
+            next = Math.min(next, answeredOnly.keptUntil(i));
         }
         return next;
     }

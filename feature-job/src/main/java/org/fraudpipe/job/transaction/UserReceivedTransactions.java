@@ -1,23 +1,19 @@
 package org.fraudpipe.job.transaction;
 
-import java.util.Arrays;
 import java.util.Objects;
 import java.util.function.LongPredicate;
 
 /**
- * One user's per-transaction state, as one value: the received transactions still needed (ids and
- * entries, in arrival order), the largest event time that left ({@code evictedThrough}, see {@link
- * TrailingFeatureFunction}), and how long each answer is kept for retries. Immutable: every change
- * is a new value, so the heap backend's copy-on-write snapshots never see it change under them.
+ * One user's per-transaction state, as one value: the received transactions still needed, in two
+ * {@link ReceivedEntries} sections, and the largest event time that left ({@code evictedThrough},
+ * see {@link TrailingFeatureFunction}). Immutable: every change is a new value, so the heap
+ * backend's copy-on-write snapshots never see it change under them.
  *
- * <p><b>Held</b> entries ({@link #size}, {@link #id}, {@link #entry}) count in the trailing
- * features of the user's later transactions until the watermark reaches their eviction time.
- * <b>Answered-only</b> entries ({@link #answeredOnlySize} ...) count for no one (they count as
- * left, in {@code evictedThrough}); they are kept only so that a producer retry gets the first
- * answer: a transaction that arrived already past its eviction time, or a held one whose eviction
- * time came before its {@code keptUntil}. Every entry has a {@code keptUntil}, the watermark up to
- * which a retry of it gets its answer ({@link Long#MIN_VALUE} for a held entry restored from a
- * value without one: its eviction time).
+ * <p><b>Held</b> entries ({@link #held}) count in the trailing features of the user's later
+ * transactions until the watermark reaches their eviction time. <b>Answered-only</b> entries
+ * ({@link #answeredOnly}) count for no one (they count as left, in {@code evictedThrough}); they
+ * are kept only so that a producer retry gets the first answer: a transaction that arrived already
+ * past its eviction time, or a held one whose eviction time came before its {@code keptUntil}.
  *
  * <p>Invariant: never empty (held and answered-only together). A user with neither has no value at
  * all (the state is cleared), and a user's {@code evictedThrough} exists exactly as long as it has
@@ -25,79 +21,33 @@ import java.util.function.LongPredicate;
  */
 public final class UserReceivedTransactions {
 
-    private static final String[] NO_IDS = {};
-    private static final ReceivedTransaction[] NO_ENTRIES = {};
-    private static final long[] NO_TIMES = {};
-
     private final long evictedThrough;
-    private final String[] ids;
-    private final ReceivedTransaction[] entries;
-    private final long[] heldKeptUntil;
-    private final String[] answeredIds;
-    private final ReceivedTransaction[] answered;
-    private final long[] keptUntil;
+    private final ReceivedEntries held;
+    private final ReceivedEntries answeredOnly;
 
     UserReceivedTransactions(
-            long evictedThrough,
-            String[] ids,
-            ReceivedTransaction[] entries,
-            long[] heldKeptUntil,
-            String[] answeredIds,
-            ReceivedTransaction[] answered,
-            long[] keptUntil) {
-        if (ids.length != entries.length
-                || ids.length != heldKeptUntil.length
-                || answeredIds.length != answered.length
-                || answeredIds.length != keptUntil.length
-                || ids.length + answeredIds.length == 0) {
+            long evictedThrough, ReceivedEntries held, ReceivedEntries answeredOnly) {
+        if (held.size() + answeredOnly.size() == 0) {
             throw new IllegalArgumentException(
-                    "a user's received transactions: as many ids as entries, at least one ("
-                            + ids.length
-                            + " ids, "
-                            + entries.length
-                            + " entries, "
-                            + heldKeptUntil.length
-                            + " times held; "
-                            + answeredIds.length
-                            + " ids, "
-                            + answered.length
-                            + " entries, "
-                            + keptUntil.length
-                            + " times answered only)");
+                    "a user's received transactions: at least one entry, held or answered only");
         }
         this.evictedThrough = evictedThrough;
-        this.ids = ids;
-        this.entries = entries;
-        this.heldKeptUntil = heldKeptUntil;
-        this.answeredIds = answeredIds;
-        this.answered = answered;
-        this.keptUntil = keptUntil;
+        this.held = held;
+        this.answeredOnly = answeredOnly;
     }
 
     /** A user's first entry, held, its state starting from {@code evictedThrough}. */
     static UserReceivedTransactions first(
             long evictedThrough, String id, ReceivedTransaction entry, long keptUntil) {
         return new UserReceivedTransactions(
-                evictedThrough,
-                new String[] {id},
-                new ReceivedTransaction[] {entry},
-                new long[] {keptUntil},
-                NO_IDS,
-                NO_ENTRIES,
-                NO_TIMES);
+                evictedThrough, ReceivedEntries.of(id, entry, keptUntil), ReceivedEntries.NONE);
     }
 
     /** A user's first entry, answered only, its state starting from {@code evictedThrough}. */
     static UserReceivedTransactions firstAnsweredOnly(
             long evictedThrough, String id, ReceivedTransaction entry, long keptUntil) {
         return new UserReceivedTransactions(
-                evictedThrough,
-                NO_IDS,
-                NO_ENTRIES,
-                NO_TIMES,
-                new String[] {id},
-                new ReceivedTransaction[] {entry},
-                new long[] {keptUntil});
+                evictedThrough, ReceivedEntries.NONE, ReceivedEntries.of(id, entry, keptUntil));
     }
 
     /**
@@ -112,90 +62,40 @@ public final class UserReceivedTransactions {
     }
 
     /** Held entries: those counted in later transactions' features. */
-    public int size() {
-        return ids.length;
-    }
-
-    public String id(int i) {
-        return ids[i];
-    }
-
-    public ReceivedTransaction entry(int i) {
-        return entries[i];
-    }
-
-    /**
-     * The watermark up to which a retry of held entry {@code i} gets its answer (after its eviction
-     * time, as an answered-only entry), or {@link Long#MIN_VALUE}: its eviction time.
-     */
-    public long heldKeptUntil(int i) {
-        return heldKeptUntil[i];
+    public ReceivedEntries held() {
+        return held;
     }
 
     /** Answered-only entries: kept for retries, never counted. */
-    public int answeredOnlySize() {
-        return answeredIds.length;
-    }
-
-    public String answeredOnlyId(int i) {
-        return answeredIds[i];
-    }
-
-    public ReceivedTransaction answeredOnly(int i) {
-        return answered[i];
-    }
-
-    /** The watermark at which answered-only entry {@code i} leaves. */
-    public long keptUntil(int i) {
-        return keptUntil[i];
+    public ReceivedEntries answeredOnly() {
+        return answeredOnly;
     }
 
     /** The entry of this transaction id, held or answered only, or null. */
     ReceivedTransaction find(String id) {
-        for (int i = 0; i < ids.length; i++) {
-            if (ids[i].equals(id)) {
-                return entries[i];
-            }
-        }
-        for (int i = 0; i < answeredIds.length; i++) {
-            if (answeredIds[i].equals(id)) {
-                return answered[i];
-            }
-        }
-        return null;
+        ReceivedTransaction found = held.find(id);
+        return found != null ? found : answeredOnly.find(id);
     }
 
     /**
      * This state with one more held entry (an id not in it), kept for retries until {@code until}.
      */
     UserReceivedTransactions with(String id, ReceivedTransaction entry, long until) {
-        String[] i = Arrays.copyOf(ids, ids.length + 1);
-        ReceivedTransaction[] e = Arrays.copyOf(entries, entries.length + 1);
-        long[] u = Arrays.copyOf(heldKeptUntil, heldKeptUntil.length + 1);
-        i[ids.length] = id;
-        e[entries.length] = entry;
-        u[heldKeptUntil.length] = until;
         return new UserReceivedTransactions(
-                evictedThrough, i, e, u, answeredIds, answered, keptUntil);
+                evictedThrough, held.with(id, entry, until), answeredOnly);
     }
 
     /** This state with one more answered-only entry (an id not in it), kept until {@code until}. */
     UserReceivedTransactions withAnsweredOnly(String id, ReceivedTransaction entry, long until) {
-        String[] i = Arrays.copyOf(answeredIds, answeredIds.length + 1);
-        ReceivedTransaction[] e = Arrays.copyOf(answered, answered.length + 1);
-        long[] u = Arrays.copyOf(keptUntil, keptUntil.length + 1);
-        i[answeredIds.length] = id;
-        e[answered.length] = entry;
-        u[keptUntil.length] = until;
-        return new UserReceivedTransactions(evictedThrough, ids, entries, heldKeptUntil, i, e, u);
+        return new UserReceivedTransactions(
+                evictedThrough, held, answeredOnly.with(id, entry, until));
     }
 
     /** This state with another {@code evictedThrough}. */
     UserReceivedTransactions evictedThrough(long through) {
         return through == evictedThrough
                 ? this
-                : new UserReceivedTransactions(
-                        through, ids, entries, heldKeptUntil, answeredIds, answered, keptUntil);
+                : new UserReceivedTransactions(through, held, answeredOnly);
     }
 
     /**
@@ -205,85 +105,56 @@ public final class UserReceivedTransactions {
      * entries kept until the watermark or earlier gone. Null if nothing is left.
      */
     UserReceivedTransactions without(LongPredicate leaves, long watermark) {
-        int kept = 0;
         long through = evictedThrough;
-        String[] i = new String[ids.length];
-        ReceivedTransaction[] e = new ReceivedTransaction[entries.length];
-        long[] u = new long[heldKeptUntil.length];
-        int keptAnswered = 0;
-        String[] ai = new String[answeredIds.length + ids.length];
-        ReceivedTransaction[] ae = new ReceivedTransaction[ai.length];
-        long[] au = new long[ai.length];
-        for (int k = 0; k < answeredIds.length; k++) {
-            if (keptUntil[k] > watermark) {
-                ai[keptAnswered] = answeredIds[k];
-                ae[keptAnswered] = answered[k];
-                au[keptAnswered] = keptUntil[k];
-                keptAnswered++;
+        ReceivedEntries.Builder stay = new ReceivedEntries.Builder(held.size());
+        ReceivedEntries.Builder answered =
+                new ReceivedEntries.Builder(answeredOnly.size() + held.size());
+        for (int k = 0; k < answeredOnly.size(); k++) {
+            if (answeredOnly.keptUntil(k) > watermark) {
+                answered.add(answeredOnly, k);
             }
         }
-        for (int k = 0; k < ids.length; k++) {
-            long eventTime = entries[k].eventTime();
+        for (int k = 0; k < held.size(); k++) {
+            long eventTime = held.entry(k).eventTime();
             if (!leaves.test(eventTime)) {
-                i[kept] = ids[k];
-                e[kept] = entries[k];
-                u[kept] = heldKeptUntil[k];
-                kept++;
+                stay.add(held, k);
                 continue;
             }
             through = Math.max(through, eventTime);
-            if (heldKeptUntil[k] > watermark) {
-                ai[keptAnswered] = ids[k];
-                ae[keptAnswered] = entries[k];
-                au[keptAnswered] = heldKeptUntil[k];
-                keptAnswered++;
+            if (held.keptUntil(k) > watermark) {
+                answered.add(held, k);
             }
         }
-        if (kept + keptAnswered == 0) {
+        if (stay.size() + answered.size() == 0) {
             return null;
         }
-        if (kept == ids.length && keptAnswered == answeredIds.length) {
+        if (stay.size() == held.size() && answered.size() == answeredOnly.size()) {
             return this;
         }
-        return new UserReceivedTransactions(
-                through,
-                Arrays.copyOf(i, kept),
-                Arrays.copyOf(e, kept),
-                Arrays.copyOf(u, kept),
-                Arrays.copyOf(ai, keptAnswered),
-                Arrays.copyOf(ae, keptAnswered),
-                Arrays.copyOf(au, keptAnswered));
+        return new UserReceivedTransactions(through, stay.build(), answered.build());
     }
 
     @Override
     public boolean equals(Object o) {
         return o instanceof UserReceivedTransactions r
                 && r.evictedThrough == evictedThrough
-                && Arrays.equals(r.ids, ids)
-                && Arrays.equals(r.entries, entries)
-                && Arrays.equals(r.heldKeptUntil, heldKeptUntil)
-                && Arrays.equals(r.answeredIds, answeredIds)
-                && Arrays.equals(r.answered, answered)
-                && Arrays.equals(r.keptUntil, keptUntil);
+                && r.held.equals(held)
+                && r.answeredOnly.equals(answeredOnly);
     }
 
     @Override
     public int hashCode() {
-        return Objects.hash(
-                evictedThrough,
-                Arrays.hashCode(ids),
-                Arrays.hashCode(entries),
-                Arrays.hashCode(answeredIds));
+        return Objects.hash(evictedThrough, held, answeredOnly);
     }
 
     @Override
     public String toString() {
         return "UserReceivedTransactions{evictedThrough="
                 + evictedThrough
-                + ", ids="
-                + Arrays.toString(ids)
+                + ", held="
+                + held
                 + ", answeredOnly="
-                + Arrays.toString(answeredIds)
+                + answeredOnly
                 + "}";
     }
 }

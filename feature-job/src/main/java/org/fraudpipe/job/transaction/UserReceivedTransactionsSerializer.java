@@ -45,22 +45,17 @@ public final class UserReceivedTransactionsSerializer
     public void serialize(UserReceivedTransactions r, DataOutputView out) throws IOException {
         out.writeByte(FORMAT);
         out.writeLong(r.evictedThrough());
-        ReceivedTransactionSerializer.writeVarLong(r.size(), out);
-        for (int i = 0; i < r.size(); i++) {
-            writeEntry(r.id(i), r.entry(i), r.heldKeptUntil(i), out);
-        }
-        ReceivedTransactionSerializer.writeVarLong(r.answeredOnlySize(), out);
-        for (int i = 0; i < r.answeredOnlySize(); i++) {
-            writeEntry(r.answeredOnlyId(i), r.answeredOnly(i), r.keptUntil(i), out);
-        }
+        write(r.held(), out);
+        write(r.answeredOnly(), out);
     }
 
-    private static void writeEntry(
-            String id, ReceivedTransaction entry, long keptUntil, DataOutputView out)
-            throws IOException {
-        StringValueCodec.write(id, out);
-        ReceivedTransactionSerializer.INSTANCE.serialize(entry, out);
-        out.writeLong(keptUntil);
+    private static void write(ReceivedEntries entries, DataOutputView out) throws IOException {
+        ReceivedTransactionSerializer.writeVarLong(entries.size(), out);
+        for (int i = 0; i < entries.size(); i++) {
+            StringValueCodec.write(entries.id(i), out);
+            ReceivedTransactionSerializer.INSTANCE.serialize(entries.entry(i), out);
+            out.writeLong(entries.keptUntil(i));
+        }
     }
 
     @Override
@@ -78,51 +73,29 @@ public final class UserReceivedTransactionsSerializer
         }
         boolean first = format == FORMAT_WITHOUT_ANSWERED_ONLY;
         long evictedThrough = in.readLong();
-        Section held = Section.read(in, "held", !first);
-        Section answered = first ? Section.NONE : Section.read(in, "answered-only", true);
-        if (held.ids.length + answered.ids.length == 0 || first && held.ids.length == 0) {
+        ReceivedEntries held = read(in, "held", !first);
+        ReceivedEntries answered = first ? ReceivedEntries.NONE : read(in, "answered-only", true);
+        if (held.size() + answered.size() == 0 || first && held.size() == 0) {
             throw new IOException("corrupt per-user received-transactions state: no entries");
         }
-        return new UserReceivedTransactions(
-                evictedThrough,
-                held.ids,
-                held.entries,
-                held.keptUntil,
-                answered.ids,
-                answered.entries,
-                answered.keptUntil);
+        return new UserReceivedTransactions(evictedThrough, held, answered);
     }
 
-    /** The held or the answered-only entries of a value, as read. */
-    private record Section(String[] ids, ReceivedTransaction[] entries, long[] keptUntil) {
-
-        static final Section NONE =
-                new Section(new String[0], new ReceivedTransaction[0], new long[0]);
-
-        /** Without {@code keptUntil} (format 1), each is read as {@link Long#MIN_VALUE}. */
-        static Section read(DataInputView in, String what, boolean withKeptUntil)
-                throws IOException {
-            long n = ReceivedTransactionSerializer.readVarLong(in);
-            if (n < 0 || n > Integer.MAX_VALUE) {
-                throw new IOException(
-                        "corrupt per-user received-transactions state: "
-                                + n
-                                + " "
-                                + what
-                                + " entries");
-            }
-            Section s =
-                    new Section(
-                            new String[(int) n],
-                            new ReceivedTransaction[(int) n],
-                            new long[(int) n]);
-            for (int i = 0; i < n; i++) {
-                s.ids[i] = StringValueCodec.read(in);
-                s.entries[i] = ReceivedTransactionSerializer.INSTANCE.deserialize(in);
-                s.keptUntil[i] = withKeptUntil ? in.readLong() : Long.MIN_VALUE;
-            }
-            return s;
+    /** Without {@code keptUntil} (format 1), each is read as {@link Long#MIN_VALUE}. */
+    private static ReceivedEntries read(DataInputView in, String what, boolean withKeptUntil)
+            throws IOException {
+        long n = ReceivedTransactionSerializer.readVarLong(in);
+        if (n < 0 || n > Integer.MAX_VALUE) {
+            throw new IOException(
+                    "corrupt per-user received-transactions state: " + n + " " + what + " entries");
         }
+        ReceivedEntries.Builder entries = new ReceivedEntries.Builder((int) n);
+        for (int i = 0; i < n; i++) {
+            String id = StringValueCodec.read(in);
+            ReceivedTransaction entry = ReceivedTransactionSerializer.INSTANCE.deserialize(in);
+            entries.add(id, entry, withKeptUntil ? in.readLong() : Long.MIN_VALUE);
+        }
+        return entries.build();
     }
 
     @Override

@@ -180,7 +180,7 @@ final class TrailingHarness {
     int stateEntries() throws Exception {
         int n = 0;
         for (UserReceivedTransactions r : userStates().values()) {
-            n += r.size();
+            n += r.held().size();
         }
         return n;
     }
@@ -189,7 +189,7 @@ final class TrailingHarness {
     int answeredOnlyEntries() throws Exception {
         int n = 0;
         for (UserReceivedTransactions r : userStates().values()) {
-            n += r.answeredOnlySize();
+            n += r.answeredOnly().size();
         }
         return n;
     }
@@ -202,9 +202,10 @@ final class TrailingHarness {
         long keep = spec.trailing().toMillis() + spec.allowedLateness().toMillis();
         int n = 0;
         for (UserReceivedTransactions r : userStates().values()) {
-            n += r.answeredOnlySize();
-            for (int i = 0; i < r.size(); i++) {
-                if (r.heldKeptUntil(i) > r.entry(i).eventTime() + keep) {
+            n += r.answeredOnly().size();
+            ReceivedEntries held = r.held();
+            for (int i = 0; i < held.size(); i++) {
+                if (held.keptUntil(i) > held.entry(i).eventTime() + keep) {
                     n++;
                 }
             }
@@ -278,8 +279,8 @@ final class TrailingHarness {
         for (var user : states.entrySet()) {
             backend.setCurrentKey(user.getKey());
             UserReceivedTransactions r = user.getValue();
-            for (int i = 0; i < r.size(); i++) {
-                entries.put(r.id(i), r.entry(i));
+            for (int i = 0; i < r.held().size(); i++) {
+                entries.put(r.held().id(i), r.held().entry(i));
             }
             evictedThrough.update(r.evictedThrough());
             userState.clear();

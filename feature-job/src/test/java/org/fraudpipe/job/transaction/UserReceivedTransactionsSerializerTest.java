@@ -75,10 +75,10 @@ class UserReceivedTransactionsSerializerTest {
         assertThat(read(SAMPLE_FORMAT_2)).isEqualTo(sample());
         UserReceivedTransactions answered = read(ANSWERED_ONLY_FORMAT_2);
         assertThat(answered).isEqualTo(withAnsweredOnly());
-        assertThat(answered.size()).isEqualTo(1);
-        assertThat(answered.answeredOnlySize()).isEqualTo(1);
-        assertThat(answered.heldKeptUntil(0)).isEqualTo(1_735_727_146_640L);
-        assertThat(answered.keptUntil(0)).isEqualTo(1_735_727_046_640L);
+        assertThat(answered.held().size()).isEqualTo(1);
+        assertThat(answered.answeredOnly().size()).isEqualTo(1);
+        assertThat(answered.held().keptUntil(0)).isEqualTo(1_735_727_146_640L);
+        assertThat(answered.answeredOnly().keptUntil(0)).isEqualTo(1_735_727_046_640L);
     }
 
     @Test
